@@ -1,0 +1,66 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../core/testing/temp';
+import { runCli } from './main';
+
+async function run(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(argv, { out: (l) => out.push(l), err: (l) => err.push(l) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+describe('sift CLI', () => {
+  it('manages knowledge bases and folders by id or exact name', async () => {
+    const data = tempDir();
+    const folder = fs.realpathSync(tempDir());
+    const created = await run('--data-dir', data, 'kb', 'create', 'Notes');
+    expect(created.code).toBe(0);
+    const id = created.out.trim();
+    expect(id).toMatch(/^[0-9a-f]{12}$/);
+    expect((await run('--data-dir', data, 'folder', 'add', 'Notes', folder)).out).toBe(`added ${folder}`);
+    const listed = JSON.parse((await run('--data-dir', data, 'kb', 'list', '--json')).out);
+    expect(listed).toMatchObject([{ id, name: 'Notes', folderCount: 1 }]);
+    expect((await run('--data-dir', data, 'folder', 'list', id)).out).toBe(folder);
+    expect((await run('--data-dir', data, 'kb', 'rename', id, 'Journal')).out).toBe(`renamed ${id} to "Journal"`);
+    expect((await run('--data-dir', data, 'kb', 'list')).out).toMatch(new RegExp(`ID\\s+NAME\\s+FOLDERS\\n${id}\\s+Journal\\s+1`));
+    expect((await run('--data-dir', data, 'folder', 'remove', 'Journal', folder)).code).toBe(0);
+    expect((await run('--data-dir', data, 'kb', 'delete', 'Journal')).out).toBe(`deleted ${id}`);
+    expect(fs.existsSync(path.join(data, 'kbs', `${id}.sqlite`))).toBe(false);
+  });
+
+  it('prints one clear line to stderr and exits non-zero on errors', async () => {
+    const data = tempDir();
+    expect(await run('--data-dir', data, 'kb', 'delete', 'ghost')).toEqual({ code: 1, out: '', err: 'sift: no knowledge base has the id or name "ghost"' });
+    expect(await run('--data-dir', data, 'kb', 'create')).toMatchObject({ code: 2, err: 'sift: expected NAME, got 0 argument(s). See sift --help.' });
+    expect(await run('--data-dir', data, 'frobnicate')).toMatchObject({ code: 2, err: 'sift: unknown command "frobnicate". See sift --help.' });
+    expect((await run('--data-dir', data, 'kb', 'list', '--nope')).code).toBe(2);
+    expect((await run('--data-dir', data, 'folder', 'add', 'x', '/definitely/not/here')).err).toBe('sift: no knowledge base has the id or name "x"');
+  });
+
+  it('takes the data folder from SIFT_DATA_DIR when no flag is given', async () => {
+    const data = tempDir();
+    const before = process.env.SIFT_DATA_DIR;
+    process.env.SIFT_DATA_DIR = data;
+    try {
+      expect((await run('kb', 'create', 'Env')).code).toBe(0);
+    } finally {
+      if (before === undefined) delete process.env.SIFT_DATA_DIR;
+      else process.env.SIFT_DATA_DIR = before;
+    }
+    expect(fs.readdirSync(path.join(data, 'kbs'))).toHaveLength(1);
+  });
+
+  it('runs as the installed bin script', async () => {
+    const data = tempDir();
+    const bin = path.resolve(__dirname, '../../bin/sift.mjs');
+    const exec = promisify(execFile);
+    const { stdout } = await exec(process.execPath, [bin, '--data-dir', data, 'kb', 'create', 'Bin']);
+    expect(stdout.trim()).toMatch(/^[0-9a-f]{12}$/);
+    const failed = await exec(process.execPath, [bin, '--data-dir', data, 'kb', 'create', 'Bin']).catch((e: { code: number; stderr: string }) => e);
+    expect(failed).toMatchObject({ code: 1, stderr: 'sift: a knowledge base named "Bin" already exists\n' });
+  });
+});

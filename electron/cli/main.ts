@@ -1,0 +1,64 @@
+/**
+ * The `sift` command line: the same core as the app, through the same `invoke`. Each command
+ * maps its words to one operation and prints the result for people, or as JSON with `--json`.
+ * Errors print one line to stderr and exit non-zero (2 for usage, 1 for failures).
+ */
+import { parseArgs } from 'node:util';
+import { createSift, resolveDataDir, type Sift } from '../core';
+import { commands, type CommandIo } from './commands';
+import { HELP } from './help';
+import { UsageError } from './usage';
+
+
+const OPTIONS = {
+  'data-dir': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+  port: { type: 'string' },
+  static: { type: 'string' },
+} as const;
+
+/** Run the CLI with `argv` (without node and script) and return the exit code. */
+export async function runCli(argv: string[], io: CommandIo = defaultIo()): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (err) {
+    io.err(`sift: ${(err as Error).message}. See sift --help.`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help || positionals.length === 0) {
+    io.out(HELP);
+    return 0;
+  }
+  const [group, verb] = positionals;
+  const command = commands[`${group} ${verb}`] ?? commands[group ?? ''];
+  if (!command) {
+    io.err(`sift: unknown command "${positionals.slice(0, 2).join(' ')}". See sift --help.`);
+    return 2;
+  }
+  const rest = positionals.slice(command.words);
+  let sift: Sift | null = null;
+  try {
+    sift = createSift({ dataDir: resolveDataDir(values['data-dir']) });
+    return await command.run({ sift, args: rest, flags: values, io });
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.err(`sift: ${err.message}`);
+      return 2;
+    }
+    io.err(`sift: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  } finally {
+    if (!command.keepsRunning) sift?.close();
+  }
+}
+
+function defaultIo(): CommandIo {
+  return {
+    out: (line) => process.stdout.write(line.endsWith('\n') ? line : `${line}\n`),
+    err: (line) => process.stderr.write(line.endsWith('\n') ? line : `${line}\n`),
+  };
+}

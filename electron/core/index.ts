@@ -1,0 +1,3 @@
+/** The engine's public surface: the facade and what hosts need to start it. */
+export { createSift, type Sift, type SiftConfig } from './sift';
+export { resolveDataDir, defaultDataDir, dataPaths } from './paths';

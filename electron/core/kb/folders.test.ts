@@ -1,0 +1,68 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createSift, type Sift } from '../sift';
+import { tempDir } from '../testing/temp';
+
+let sift: Sift;
+afterEach(() => sift?.close());
+
+function setup() {
+  sift = createSift({ dataDir: tempDir() });
+  const root = fs.realpathSync(tempDir());
+  for (const d of ['notes/daily', 'papers', 'other']) fs.mkdirSync(path.join(root, d), { recursive: true });
+  fs.writeFileSync(path.join(root, 'file.txt'), 'x');
+  return root;
+}
+
+describe('folders of a knowledge base', () => {
+  it('adds, lists and removes folders', async () => {
+    const root = setup();
+    await sift.invoke('kb.create', { name: 'K' });
+    const added = await sift.invoke('folder.add', { kb: 'K', path: path.join(root, 'notes') });
+    expect(added).toMatchObject({ ok: true, value: { path: path.join(root, 'notes'), name: 'notes', excludeGlobs: [] } });
+    await sift.invoke('folder.add', { kb: 'K', path: path.join(root, 'papers') + '/' });
+    const list = await sift.invoke('folder.list', { kb: 'K' });
+    expect(list.ok && (list.value as { path: string }[]).map((f) => f.path)).toEqual([path.join(root, 'notes'), path.join(root, 'papers')]);
+    expect(await sift.invoke('kb.list', {})).toMatchObject({ ok: true, value: [{ name: 'K', folderCount: 2 }] });
+    expect(await sift.invoke('folder.remove', { kb: 'K', path: path.join(root, 'notes') })).toEqual({ ok: true, value: { path: path.join(root, 'notes') } });
+    expect(await sift.invoke('folder.list', { kb: 'K' })).toMatchObject({ ok: true, value: [{ name: 'papers' }] });
+  });
+
+  it('validates paths: missing, a file, twice, nested, containing', async () => {
+    const root = setup();
+    await sift.invoke('kb.create', { name: 'K' });
+    await sift.invoke('folder.add', { kb: 'K', path: path.join(root, 'notes') });
+    const code = async (p: string) => {
+      const r = await sift.invoke('folder.add', { kb: 'K', path: p });
+      return r.ok ? 'ok' : r.error.code;
+    };
+    expect(await code(path.join(root, 'missing'))).toBe('not_found');
+    expect(await code(path.join(root, 'file.txt'))).toBe('invalid_argument');
+    expect(await code(path.join(root, 'notes'))).toBe('already_exists');
+    expect(await code(path.join(root, 'notes', 'daily'))).toBe('conflict');
+    expect(await code(root)).toBe('conflict');
+    expect(await code('')).toBe('invalid_argument');
+    expect(await code(path.join(root, 'other'))).toBe('ok');
+  });
+
+  it('treats a symlink to an added folder as the same folder', async () => {
+    const root = setup();
+    fs.symlinkSync(path.join(root, 'notes'), path.join(root, 'link'));
+    await sift.invoke('kb.create', { name: 'K' });
+    await sift.invoke('folder.add', { kb: 'K', path: path.join(root, 'notes') });
+    expect(await sift.invoke('folder.add', { kb: 'K', path: path.join(root, 'link') })).toMatchObject({ ok: false, error: { code: 'already_exists' } });
+  });
+
+  it('allows the same folder in two knowledge bases, and removes a folder gone from disk', async () => {
+    const root = setup();
+    await sift.invoke('kb.create', { name: 'A' });
+    await sift.invoke('kb.create', { name: 'B' });
+    const dir = path.join(root, 'papers');
+    expect((await sift.invoke('folder.add', { kb: 'A', path: dir })).ok).toBe(true);
+    expect((await sift.invoke('folder.add', { kb: 'B', path: dir })).ok).toBe(true);
+    fs.rmSync(dir, { recursive: true });
+    expect(await sift.invoke('folder.remove', { kb: 'A', path: dir })).toEqual({ ok: true, value: { path: dir } });
+    expect(await sift.invoke('folder.remove', { kb: 'A', path: dir })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
+});

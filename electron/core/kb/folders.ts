@@ -1,0 +1,96 @@
+/**
+ * The folders of a knowledge base. A folder must exist, be a directory, not be added twice, and
+ * not sit inside (or contain) another folder of the same knowledge base — that would index the
+ * same files twice under two page paths.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Handlers } from '../../../shared/contract';
+import { SiftError } from '../../../shared/errors';
+import type { Folder } from '../../../shared/models';
+import { now, type CoreContext } from '../context';
+import { resolveKb } from './knowledge-bases';
+
+interface FolderRow {
+  kb_id: string;
+  path: string;
+  added_at: string;
+  exclude_globs: string;
+}
+
+function toFolder(row: FolderRow): Folder {
+  return {
+    kbId: row.kb_id,
+    path: row.path,
+    name: path.basename(row.path) || row.path,
+    addedAt: row.added_at,
+    excludeGlobs: JSON.parse(row.exclude_globs) as string[],
+  };
+}
+
+/** The folders of knowledge base `kbId`, in the order they were added. */
+export function listFolders(ctx: CoreContext, kbId: string): Folder[] {
+  const rows = ctx.appDb.prepare(`SELECT * FROM folders WHERE kb_id = ? ORDER BY added_at, path`).all(kbId) as FolderRow[];
+  return rows.map(toFolder);
+}
+
+/** True when `inner` is `outer` or lies below it. */
+export function isInside(inner: string, outer: string): boolean {
+  const rel = path.relative(outer, inner);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/** Resolve a user-typed path to the real absolute directory, or throw a clear error. */
+function resolveExistingDir(input: string): string {
+  const abs = path.resolve(input.replace(/^~(?=$|[\\/])/, process.env.HOME ?? '~'));
+  let real: string;
+  try {
+    real = fs.realpathSync(abs);
+  } catch {
+    throw new SiftError('not_found', `the folder ${abs} does not exist`);
+  }
+  if (!fs.statSync(real).isDirectory()) throw new SiftError('invalid_argument', `${abs} is a file, not a folder`);
+  return real;
+}
+
+/** The folder operations of the contract. */
+export function folderHandlers(ctx: CoreContext): Pick<Handlers, 'folder.add' | 'folder.remove' | 'folder.list'> {
+  return {
+    async 'folder.add'({ kb, path: input }) {
+      const found = resolveKb(ctx, kb);
+      const real = resolveExistingDir(input);
+      for (const other of listFolders(ctx, found.id)) {
+        if (other.path === real) throw new SiftError('already_exists', `${real} is already a folder of "${found.name}"`);
+        if (isInside(real, other.path)) throw new SiftError('conflict', `${real} is inside ${other.path}, which "${found.name}" already indexes`);
+        if (isInside(other.path, real)) throw new SiftError('conflict', `${real} contains ${other.path}, which "${found.name}" already indexes; remove that folder first`);
+      }
+      const at = now();
+      ctx.appDb.prepare(`INSERT INTO folders (kb_id, path, added_at) VALUES (?, ?, ?)`).run(found.id, real, at);
+      ctx.appDb.prepare(`UPDATE knowledge_bases SET updated_at = ? WHERE id = ?`).run(at, found.id);
+      ctx.events.emit('kb.changed', { kbId: found.id, change: 'folders' });
+      return toFolder(ctx.appDb.prepare(`SELECT * FROM folders WHERE kb_id = ? AND path = ?`).get(found.id, real) as FolderRow);
+    },
+
+    async 'folder.remove'({ kb, path: input }) {
+      const found = resolveKb(ctx, kb);
+      const folders = listFolders(ctx, found.id);
+      const abs = path.resolve(input);
+      let real = abs;
+      try {
+        real = fs.realpathSync(abs);
+      } catch {
+        // the folder may be gone from disk; match what was stored
+      }
+      const match = folders.find((f) => f.path === real || f.path === abs);
+      if (!match) throw new SiftError('not_found', `${abs} is not a folder of "${found.name}"`);
+      ctx.appDb.prepare(`DELETE FROM folders WHERE kb_id = ? AND path = ?`).run(found.id, match.path);
+      ctx.appDb.prepare(`UPDATE knowledge_bases SET updated_at = ? WHERE id = ?`).run(now(), found.id);
+      ctx.events.emit('kb.changed', { kbId: found.id, change: 'folders' });
+      return { path: match.path };
+    },
+
+    async 'folder.list'({ kb }) {
+      return listFolders(ctx, resolveKb(ctx, kb).id);
+    },
+  };
+}

@@ -1,0 +1,5 @@
+/** The app database's migrations, in order. Add a file per version and list it here. */
+import type { Migration } from '../../migrate';
+import { m001 } from './001-initial';
+
+export const appMigrations: readonly Migration[] = [m001];

@@ -1,0 +1,28 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { tempDir } from '../../../testing/temp';
+import { migrate } from '../../migrate';
+import { appMigrations } from '.';
+
+function tables(db: Database.Database): string[] {
+  return db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").pluck().all() as string[];
+}
+
+describe('app database migrations', () => {
+  it('001 creates knowledge bases, folders, settings, conversations and messages with cascading deletes', () => {
+    const db = new Database(path.join(tempDir(), 'app.sqlite'));
+    db.pragma('foreign_keys = ON');
+    migrate(db, appMigrations, 'app', 1);
+    expect(tables(db)).toEqual(['conversations', 'folders', 'knowledge_bases', 'messages', 'settings']);
+    db.prepare("INSERT INTO knowledge_bases VALUES ('k1', 'Notes', 't', 't')").run();
+    db.prepare("INSERT INTO folders (kb_id, path, added_at) VALUES ('k1', '/a', 't')").run();
+    db.prepare("INSERT INTO conversations VALUES ('c1', 'k1', 'Hi', 't', 't')").run();
+    db.prepare("INSERT INTO messages (id, conversation_id, role, content, created_at) VALUES ('m1', 'c1', 'user', 'q', 't')").run();
+    expect(() => db.prepare("INSERT INTO knowledge_bases VALUES ('k2', 'Notes', 't', 't')").run()).toThrow(/UNIQUE/);
+    expect(() => db.prepare("INSERT INTO messages (id, conversation_id, role, content, created_at) VALUES ('m2', 'c1', 'robot', 'q', 't')").run()).toThrow(/CHECK/);
+    db.prepare("DELETE FROM knowledge_bases WHERE id = 'k1'").run();
+    for (const t of ['folders', 'conversations', 'messages']) expect(db.prepare(`SELECT count(*) FROM ${t}`).pluck().get()).toBe(0);
+    db.close();
+  });
+});

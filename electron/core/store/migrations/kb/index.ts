@@ -1,0 +1,5 @@
+/** A knowledge-base file's migrations, in order. Add a file per version and list it here. */
+import type { Migration } from '../../migrate';
+import { m001 } from './001-initial';
+
+export const kbMigrations: readonly Migration[] = [m001];

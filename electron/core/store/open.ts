@@ -1,0 +1,46 @@
+/**
+ * Opening SQLite files the same way everywhere: WAL, foreign keys, a busy timeout, sqlite-vec
+ * loaded, and migrations run before anyone reads.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import * as sqliteVec from 'sqlite-vec';
+import { SiftError } from '../../../shared/errors';
+import { migrate, type Migration } from './migrate';
+
+/** Options of {@link openDatabase}. */
+export interface OpenOptions {
+  /** Load the sqlite-vec extension (needed by knowledge-base files). Default false. */
+  vectors?: boolean;
+  /** Open read-only; no migrations are run. Default false. */
+  readonly?: boolean;
+}
+
+/** Open (creating if needed) a database file and migrate it to the latest schema. */
+export function openDatabase(
+  file: string,
+  migrations: readonly Migration[],
+  label: string,
+  options: OpenOptions = {},
+): Database.Database {
+  if (!options.readonly) fs.mkdirSync(path.dirname(file), { recursive: true });
+  let db: Database.Database;
+  try {
+    db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+  } catch (err) {
+    throw new SiftError('io_error', `cannot open ${label} at ${file}: ${(err as Error).message}`);
+  }
+  try {
+    if (!options.readonly) db.pragma('journal_mode = WAL');
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    if (!options.readonly) db.pragma('synchronous = NORMAL');
+    if (options.vectors) sqliteVec.load(db);
+    if (!options.readonly) migrate(db, migrations, label);
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * The Electron host: one hardened window over the built renderer, IPC mapped to the core's
+ * `invoke`, events forwarded to the window. Everything else lives in electron/core.
+ */
+import path from 'node:path';
+import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
+import { createSift, type Sift } from './core';
+import { IPC_EVENT, IPC_INVOKE } from '../shared/ipc';
+import { CONTENT_SECURITY_POLICY } from './hosts/csp';
+
+app.setName('Sift');
+let sift: Sift | null = null;
+
+function createWindow(core: Sift): BrowserWindow {
+  const win = new BrowserWindow({
+    width: 1280,
+    height: 820,
+    title: 'Sift',
+    show: false,
+    webPreferences: {
+      preload: path.join(__dirname, 'preload.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+    },
+  });
+  win.once('ready-to-show', () => win.show());
+  // Navigation away from the app and new windows are refused; http(s) links open in the browser.
+  win.webContents.on('will-navigate', (event) => event.preventDefault());
+  win.webContents.setWindowOpenHandler(({ url }) => {
+    if (/^https?:\/\//i.test(url)) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+  const stop = core.onEvent((event, payload) => {
+    if (!win.isDestroyed()) win.webContents.send(IPC_EVENT, event, payload);
+  });
+  win.on('closed', stop);
+  void win.loadFile(path.join(__dirname, '..', 'renderer', 'index.html'));
+  return win;
+}
+
+void app.whenReady().then(() => {
+  session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
+  });
+  const core = createSift({ dataDir: process.env.SIFT_DATA_DIR ?? app.getPath('userData') });
+  sift = core;
+  ipcMain.handle(IPC_INVOKE, (_event, op: unknown, args: unknown) => core.invoke(String(op), args));
+  createWindow(core);
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0) createWindow(core);
+  });
+});
+
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit();
+});
+
+app.on('will-quit', () => {
+  sift?.close();
+  sift = null;
+});

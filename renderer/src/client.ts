@@ -1,0 +1,15 @@
+/**
+ * The renderer's one client. In Electron the preload script provides `window.sift`; in a browser
+ * tab the same contract is reached over the loopback HTTP host. The rest of the UI never knows which.
+ */
+import { createClient, type SiftClient, type SiftTransport } from '../../shared/client';
+import { createHttpTransport } from '../../shared/http-transport';
+
+declare global {
+  interface Window {
+    sift?: SiftTransport;
+  }
+}
+
+/** The client for this window. */
+export const client: SiftClient = createClient(window.sift ?? createHttpTransport());

@@ -1,0 +1,69 @@
+/**
+ * The contract between Sift's processes: every operation (`domain.verb`, one object argument,
+ * a plain-data result) and every streamed event, each declared once with its zod schemas.
+ * Hosts (Electron IPC, HTTP/SSE, CLI) and clients derive everything from these tables.
+ */
+import { z } from 'zod';
+import { AppInfo, Folder, KnowledgeBase } from './models';
+
+/** Declare one operation: its argument schema and its result schema. */
+function op<A extends z.ZodType, R extends z.ZodType>(args: A, result: R) {
+  return { args, result };
+}
+
+/** A knowledge base given by its id or its exact name. */
+const KbRef = z.string().trim().min(1, 'a knowledge base id or name is required');
+/** A knowledge base's display name: 1–200 characters, trimmed. */
+const KbName = z.string().trim().min(1, 'the name must not be empty').max(200, 'the name is longer than 200 characters');
+/** A filesystem path as the user typed it; it is resolved and checked by the core. */
+const FolderPath = z.string().trim().min(1, 'a folder path is required');
+
+/** Every operation of the contract, by name. */
+export const operations = {
+  'app.info': op(z.object({}), AppInfo),
+
+  'kb.create': op(z.object({ name: KbName }), KnowledgeBase),
+  'kb.list': op(z.object({}), z.array(KnowledgeBase)),
+  'kb.rename': op(z.object({ kb: KbRef, name: KbName }), KnowledgeBase),
+  'kb.delete': op(z.object({ kb: KbRef }), z.object({ id: z.string() })),
+
+  'folder.add': op(z.object({ kb: KbRef, path: FolderPath }), Folder),
+  'folder.remove': op(z.object({ kb: KbRef, path: FolderPath }), z.object({ path: z.string() })),
+  'folder.list': op(z.object({ kb: KbRef }), z.array(Folder)),
+} as const;
+
+/** Every event the core streams to clients, by name. */
+export const events = {
+  /** The list of knowledge bases or the folders of one changed. */
+  'kb.changed': z.object({
+    kbId: z.string(),
+    change: z.enum(['created', 'renamed', 'deleted', 'folders']),
+  }),
+} as const;
+
+/** The name of an operation, such as `kb.create`. */
+export type OpName = keyof typeof operations;
+/** What a caller passes to an operation (before defaults and trimming). */
+export type OpArgs<N extends OpName> = z.input<(typeof operations)[N]['args']>;
+/** What a handler receives after validation. */
+export type OpParsedArgs<N extends OpName> = z.output<(typeof operations)[N]['args']>;
+/** What an operation returns. */
+export type OpResult<N extends OpName> = z.output<(typeof operations)[N]['result']>;
+
+/** The name of a streamed event, such as `kb.changed`. */
+export type EventName = keyof typeof events;
+/** The payload of an event. */
+export type EventPayload<E extends EventName> = z.output<(typeof events)[E]>;
+
+/** The handler table the core implements: one async function per operation. */
+export type Handlers = { [N in OpName]: (args: OpParsedArgs<N>) => Promise<OpResult<N>> };
+
+/** True when `name` is an operation of the contract. */
+export function isOpName(name: string): name is OpName {
+  return Object.prototype.hasOwnProperty.call(operations, name);
+}
+
+/** True when `name` is an event of the contract. */
+export function isEventName(name: string): name is EventName {
+  return Object.prototype.hasOwnProperty.call(events, name);
+}
