@@ -23,6 +23,18 @@ export const ERROR_CODES = [
   'io_error',
   /** The operation was cancelled by the caller. */
   'cancelled',
+  /** Something took longer than its time limit (a model that stalls, a slow connection). */
+  'timeout',
+  /** No embedding model could be loaded or downloaded. */
+  'model_unavailable',
+  /** The Ollama server cannot be reached. */
+  'llm_unavailable',
+  /** The Ollama server answered with an error. */
+  'llm_error',
+  /** A search stage (keyword or vector) failed; distinct from "nothing matched". */
+  'search_failed',
+  /** A file could not be parsed. */
+  'parse_failed',
   /** A bug or an unexpected failure; details are in the log. */
   'internal',
 ] as const;
