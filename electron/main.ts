@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
-import { createSift, type Sift } from './core';
+import { createSift, embeddingConfigFromEnv, type Sift } from './core';
 import { IPC_EVENT, IPC_INVOKE } from '../shared/ipc';
 import { CONTENT_SECURITY_POLICY } from './hosts/csp';
 
@@ -44,7 +44,7 @@ void app.whenReady().then(() => {
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
   });
-  const core = createSift({ dataDir: process.env.SIFT_DATA_DIR ?? app.getPath('userData') });
+  const core = createSift({ dataDir: process.env.SIFT_DATA_DIR ?? app.getPath('userData'), autoIndex: true, watch: true, embedding: embeddingConfigFromEnv() });
   sift = core;
   ipcMain.handle(IPC_INVOKE, (_event, op: unknown, args: unknown) => core.invoke(String(op), args));
   createWindow(core);
@@ -57,7 +57,11 @@ app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit();
 });
 
-app.on('will-quit', () => {
-  sift?.close();
+// Closing the core waits for the current file's transaction and stops the workers.
+app.on('will-quit', (event) => {
+  if (!sift) return;
+  event.preventDefault();
+  const closing = sift;
   sift = null;
+  void closing.close().finally(() => app.quit());
 });

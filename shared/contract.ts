@@ -4,7 +4,7 @@
  * Hosts (Electron IPC, HTTP/SSE, CLI) and clients derive everything from these tables.
  */
 import { z } from 'zod';
-import { AppInfo, Folder, KnowledgeBase } from './models';
+import { AppInfo, Evidence, Folder, IngestStatus, KnowledgeBase, ModelProgress, PageDetail, PageSummary, SearchMode, SearchResult } from './models';
 
 /** Declare one operation: its argument schema and its result schema. */
 function op<A extends z.ZodType, R extends z.ZodType>(args: A, result: R) {
@@ -30,6 +30,42 @@ export const operations = {
   'folder.add': op(z.object({ kb: KbRef, path: FolderPath }), Folder),
   'folder.remove': op(z.object({ kb: KbRef, path: FolderPath }), z.object({ path: z.string() })),
   'folder.list': op(z.object({ kb: KbRef }), z.array(Folder)),
+
+  /** Start (or queue another) indexing run in the background; returns the status at once. */
+  'ingest.start': op(z.object({ kb: KbRef }), IngestStatus),
+  'ingest.status': op(z.object({ kb: KbRef }), IngestStatus),
+
+  'pages.list': op(z.object({ kb: KbRef }), z.array(PageSummary)),
+  'search.query': op(
+    z.object({
+      kb: KbRef,
+      query: z.string().trim().min(1, 'the query is empty').max(4000, 'the query is longer than 4,000 characters'),
+      /** Passages to return. Default 5 (1–50). */
+      topK: z.number().int().min(1).max(50).default(5),
+      mode: SearchMode.default('hybrid'),
+      scope: z
+        .object({
+          pages: z.array(z.string()).optional(),
+          folders: z.array(z.string()).optional(),
+          metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
+        })
+        .optional(),
+      /** Explicit page references besides any `[[wiki/…]]` in the query. */
+      refs: z.array(z.string()).optional(),
+    }),
+    SearchResult,
+  ),
+  'evidence.get': op(
+    z.object({
+      kb: KbRef,
+      evidenceId: z.string().min(1),
+      /** Characters of context on each side of the passage. Default 400 (0–5000). */
+      window: z.number().int().min(0).max(5000).default(400),
+    }),
+    Evidence,
+  ),
+
+  'pages.get': op(z.object({ kb: KbRef, path: z.string().trim().startsWith('wiki/', 'a page path starts with wiki/') }), PageDetail),
 } as const;
 
 /** Every event the core streams to clients, by name. */
@@ -39,6 +75,10 @@ export const events = {
     kbId: z.string(),
     change: z.enum(['created', 'renamed', 'deleted', 'folders']),
   }),
+  /** Indexing progress of one knowledge base (throttled; always sent at each state change). */
+  'ingest.progress': IngestStatus,
+  /** An embedding model is downloading or loading. */
+  'model.progress': ModelProgress,
 } as const;
 
 /** The name of an operation, such as `kb.create`. */

@@ -28,6 +28,8 @@ export const Folder = z.object({
   addedAt: Timestamp,
   /** Extra glob patterns (gitignore syntax) excluded from this folder. Default none. */
   excludeGlobs: z.array(z.string()),
+  /** Its pages are addressed `wiki/<pagePrefix>/<path>`; empty for the first folder (`wiki/<path>`). */
+  pagePrefix: z.string(),
 });
 export type Folder = z.infer<typeof Folder>;
 
@@ -41,3 +43,152 @@ export const AppInfo = z.object({
   kbSchemaVersion: z.number().int(),
 });
 export type AppInfo = z.infer<typeof AppInfo>;
+
+/** A file that did not become a page, and why. */
+export const FileProblem = z.object({
+  folder: z.string(),
+  relPath: z.string(),
+  status: z.enum(['failed', 'skipped']),
+  reason: z.string(),
+});
+export type FileProblem = z.infer<typeof FileProblem>;
+
+/** Where indexing of one knowledge base stands. */
+export const IngestStatus = z.object({
+  kbId: z.string(),
+  state: z.enum(['idle', 'scanning', 'indexing', 'embedding', 'done', 'error']),
+  filesTotal: z.number().int(),
+  filesDone: z.number().int(),
+  filesFailed: z.number().int(),
+  filesSkipped: z.number().int(),
+  /** Files parsed and written by this run (new or changed); 0 on a rescan with no change. */
+  filesIndexed: z.number().int(),
+  /** Files removed from the index by this run (gone from disk). */
+  filesRemoved: z.number().int(),
+  pages: z.number().int(),
+  chunks: z.number().int(),
+  chunksEmbedded: z.number().int(),
+  /** Chunks embedded by this run (0 on a restart with nothing new). */
+  chunksEmbeddedThisRun: z.number().int(),
+  currentFile: z.string().nullable(),
+  problems: z.array(FileProblem),
+  /** Why the knowledge base searches by keywords only (no embedding model), or null. */
+  keywordOnly: z.string().nullable(),
+  embeddingModel: z.string().nullable(),
+  /** A failure of the run itself (not of one file), or null. */
+  error: z.string().nullable(),
+  startedAt: Timestamp.nullable(),
+  finishedAt: Timestamp.nullable(),
+  elapsedMs: z.number(),
+});
+export type IngestStatus = z.infer<typeof IngestStatus>;
+
+/** A page in the list of a knowledge base's pages. */
+export const PageSummary = z.object({
+  path: z.string(),
+  title: z.string(),
+  kind: z.string(),
+  folder: z.string(),
+  relPath: z.string(),
+  chars: z.number().int(),
+  chunks: z.number().int(),
+});
+export type PageSummary = z.infer<typeof PageSummary>;
+
+/** A heading inside a page's text. */
+export const PageHeading = z.object({ start: z.number().int(), end: z.number().int(), level: z.number().int(), text: z.string() });
+
+/** One page with its canonical text, sections and chunks (offsets into `text`). */
+export const PageDetail = PageSummary.extend({
+  text: z.string(),
+  metadata: z.record(z.string(), z.unknown()),
+  headings: z.array(PageHeading),
+  pdfPages: z.array(z.object({ start: z.number().int(), end: z.number().int(), page: z.number().int() })).nullable(),
+  language: z.string().nullable(),
+  encoding: z.string().nullable(),
+  sections: z.array(z.object({ index: z.number().int(), start: z.number().int(), end: z.number().int(), headingPath: z.array(z.string()) })),
+  chunkSpans: z.array(
+    z.object({ id: z.number().int(), index: z.number().int(), start: z.number().int(), end: z.number().int(), hash: z.string(), embedded: z.boolean() }),
+  ),
+});
+export type PageDetail = z.infer<typeof PageDetail>;
+
+/** Progress of an embedding model download or load. */
+export const ModelProgress = z.object({
+  modelId: z.string(),
+  status: z.enum(['downloading', 'loading', 'ready', 'failed']),
+  file: z.string().optional(),
+  loaded: z.number().optional(),
+  total: z.number().optional(),
+  message: z.string().optional(),
+});
+export type ModelProgress = z.infer<typeof ModelProgress>;
+
+/** Where a passage came from inside its file: heading path, PDF pages, source lines. */
+export const Provenance = z.object({
+  /** Headings in force at the passage's start, outermost first. */
+  headingPath: z.array(z.string()),
+  /** PDF only: first and last page the passage spans (1-based). */
+  pdfPages: z.tuple([z.number().int(), z.number().int()]).nullable(),
+  /** Code and plain text: first and last line the passage spans (1-based). */
+  lines: z.tuple([z.number().int(), z.number().int()]).nullable(),
+});
+export type Provenance = z.infer<typeof Provenance>;
+
+/** One search result: a span of a page's canonical text, and why it was found. */
+export const Passage = z.object({
+  /** Opaque id for `evidence.get`. */
+  evidenceId: z.string(),
+  pagePath: z.string(),
+  title: z.string(),
+  start: z.number().int(),
+  end: z.number().int(),
+  text: z.string(),
+  /** sha256 (hex) of `text`, recomputable by any client. */
+  contentHash: z.string(),
+  provenance: Provenance,
+  hitReason: z.enum(['explicit', 'title', 'body']),
+  /** Stage figures; null where a stage did not find this passage (never a made-up 0). */
+  keywordRank: z.number().int().nullable(),
+  keywordScore: z.number().nullable(),
+  vectorRank: z.number().int().nullable(),
+  vectorDistance: z.number().nullable(),
+  rrfScore: z.number().nullable(),
+});
+export type Passage = z.infer<typeof Passage>;
+
+/** How a search ran. */
+export const SearchMode = z.enum(['hybrid', 'keyword', 'vector']);
+export type SearchMode = z.infer<typeof SearchMode>;
+
+/** What `search.query` returns when it ran (nothing matched is an empty `passages`, not an error). */
+export const SearchResult = z.object({
+  passages: z.array(Passage),
+  /** The mode that actually ran. */
+  mode: SearchMode,
+  /** Why the search ran keyword-only although hybrid was asked for, or null. */
+  keywordOnlyReason: z.string().nullable(),
+  /** Explicit references whose pages do not exist. */
+  missingRefs: z.array(z.string()),
+  /** `[[…]]` references refused (not under wiki/, `..`, absolute) with the reason. */
+  rejectedRefs: z.array(z.object({ raw: z.string(), reason: z.string() })),
+  timings: z.object({ totalMs: z.number(), embedMs: z.number().nullable(), keywordMs: z.number().nullable(), vectorMs: z.number().nullable(), fuseMs: z.number() }),
+});
+export type SearchResult = z.infer<typeof SearchResult>;
+
+/** A bounded window of a page's text around a passage, with the passage's span and hash. */
+export const Evidence = z.object({
+  evidenceId: z.string(),
+  pagePath: z.string(),
+  title: z.string(),
+  /** The passage span in the page's canonical text. */
+  start: z.number().int(),
+  end: z.number().int(),
+  /** sha256 of `text.slice(start - windowStart, end - windowStart)`. */
+  contentHash: z.string(),
+  /** Where `text` starts in the page. */
+  windowStart: z.number().int(),
+  text: z.string(),
+  provenance: Provenance,
+});
+export type Evidence = z.infer<typeof Evidence>;

@@ -1,60 +1,12 @@
-/** The CLI's commands: each names its words, checks its arguments, and calls one operation. */
+/** The CLI's knowledge-base, folder and serve commands. */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { OpArgs, OpName, OpResult } from '../../shared/contract';
-import { SiftError } from '../../shared/errors';
-import type { Sift } from '../core';
 import { startHttpHost } from '../hosts/http-host';
+import { call, need, printJson, table, type Command } from './command';
 import { UsageError } from './usage';
 
-/** Where a command prints. */
-export interface CommandIo {
-  out(line: string): void;
-  err(line: string): void;
-}
-
-interface CommandInput {
-  sift: Sift;
-  args: string[];
-  flags: { json?: boolean; port?: string; static?: string };
-  io: CommandIo;
-}
-
-interface Command {
-  /** How many positional words name the command (`kb create` = 2). */
-  words: number;
-  /** The command keeps the core open after `run` resolves (e.g. `serve`). */
-  keepsRunning?: boolean;
-  run(input: CommandInput): Promise<number>;
-}
-
-/** Call an operation through the core's validated `invoke`; throw its error for the CLI to print. */
-async function call<N extends OpName>(sift: Sift, op: N, args: OpArgs<N>): Promise<OpResult<N>> {
-  const result = await sift.invoke(op, args);
-  if (!result.ok) throw new SiftError(result.error.code, result.error.message);
-  return result.value as OpResult<N>;
-}
-
-function need(args: string[], names: string[]): string[] {
-  if (args.length !== names.length) {
-    const usage = names.map((n) => n.toUpperCase()).join(' ');
-    throw new UsageError(`expected ${usage}, got ${args.length} argument(s). See sift --help.`);
-  }
-  return args;
-}
-
-function printJson(io: CommandIo, value: unknown): number {
-  io.out(JSON.stringify(value, null, 2));
-  return 0;
-}
-
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => [...(r[i] ?? '')].length)));
-  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
-}
-
-/** Every command, keyed by its words. */
-export const commands: Record<string, Command> = {
+/** Knowledge-base, folder and serve commands, keyed by their words. */
+export const kbCommands: Record<string, Command> = {
   'kb create': {
     words: 2,
     async run({ sift, args, flags, io }) {
@@ -118,13 +70,14 @@ export const commands: Record<string, Command> = {
   serve: {
     words: 1,
     keepsRunning: true,
+    core: () => ({ autoIndex: true, watch: true }),
     async run({ sift, flags, io }) {
       const port = flags.port === undefined ? 0 : Number(flags.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, got ${flags.port}`);
       const staticDir = flags.static ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../out/renderer');
       const host = await startHttpHost(sift, { port, staticDir });
       io.out(`Sift is running at ${host.url}`);
-      const stop = () => void host.close().then(() => (sift.close(), process.exit(0)));
+      const stop = () => void host.close().then(() => sift.close()).then(() => process.exit(0));
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
       return 0;

@@ -4,8 +4,11 @@
  * Errors print one line to stderr and exit non-zero (2 for usage, 1 for failures).
  */
 import { parseArgs } from 'node:util';
-import { createSift, resolveDataDir, type Sift } from '../core';
-import { commands, type CommandIo } from './commands';
+import { createSift, embeddingConfigFromEnv, resolveDataDir, type Sift } from '../core';
+import type { CommandIo } from './command';
+import { kbCommands } from './commands';
+import { ingestCommands } from './ingest-commands';
+import { searchCommands } from './search-commands';
 import { HELP } from './help';
 import { UsageError } from './usage';
 
@@ -17,7 +20,12 @@ const OPTIONS = {
   version: { type: 'boolean', short: 'v' },
   port: { type: 'string' },
   static: { type: 'string' },
+  watch: { type: 'boolean' },
+  'top-k': { type: 'string' },
+  mode: { type: 'string' },
 } as const;
+
+const commands = { ...kbCommands, ...ingestCommands, ...searchCommands };
 
 /** Run the CLI with `argv` (without node and script) and return the exit code. */
 export async function runCli(argv: string[], io: CommandIo = defaultIo()): Promise<number> {
@@ -42,7 +50,7 @@ export async function runCli(argv: string[], io: CommandIo = defaultIo()): Promi
   const rest = positionals.slice(command.words);
   let sift: Sift | null = null;
   try {
-    sift = createSift({ dataDir: resolveDataDir(values['data-dir']) });
+    sift = createSift({ dataDir: resolveDataDir(values['data-dir']), embedding: embeddingConfigFromEnv(), ...command.core?.(values) });
     return await command.run({ sift, args: rest, flags: values, io });
   } catch (err) {
     if (err instanceof UsageError) {
@@ -52,7 +60,7 @@ export async function runCli(argv: string[], io: CommandIo = defaultIo()): Promi
     io.err(`sift: ${err instanceof Error ? err.message : String(err)}`);
     return 1;
   } finally {
-    if (!command.keepsRunning) sift?.close();
+    if (!command.keepsRunning) await sift?.close();
   }
 }
 

@@ -1,3 +1,4 @@
 /** The engine's public surface: the facade and what hosts need to start it. */
 export { createSift, type Sift, type SiftConfig } from './sift';
 export { resolveDataDir, defaultDataDir, dataPaths } from './paths';
+export { embeddingConfigFromEnv, type EmbeddingConfig } from './embedding';

@@ -4,13 +4,20 @@
  * failure into the one error shape. Hosts call `invoke` and forward events; they hold no logic.
  */
 import { operations, isOpName, type Handlers, type OpName, type OpResult } from '../../shared/contract';
+import type { IngestStatus } from '../../shared/models';
 import { SiftError, fail, ok, type Result } from '../../shared/errors';
 import { VERSION } from './version';
 import type { CoreContext } from './context';
+import { EmbeddingService, type EmbeddingConfig } from './embedding';
 import { EventBus } from './events';
+import { ingestHandlers } from './ingest/handlers';
+import { searchHandlers } from './search/handlers';
+import type { SearchOptions } from './search/search';
+import { Indexer, type IndexerOptions } from './ingest/indexer';
+import { FolderWatcher } from './ingest/watcher';
 import { KbFiles } from './kb/kb-files';
-import { folderHandlers } from './kb/folders';
-import { knowledgeBaseHandlers } from './kb/knowledge-bases';
+import { folderHandlers, listFolders } from './kb/folders';
+import { knowledgeBaseHandlers, resolveKb } from './kb/knowledge-bases';
 import { dataPaths } from './paths';
 import { appMigrations } from './store/migrations/app';
 import { kbMigrations } from './store/migrations/kb';
@@ -21,6 +28,16 @@ import { formatZodError } from './validate';
 export interface SiftConfig {
   /** Folder holding `sift.sqlite`, `kbs/`, `models/` and `logs/`. Created when missing. */
   dataDir: string;
+  /** The embedding model. Default: transformers.js with Xenova/multilingual-e5-small, downloaded on first use. */
+  embedding?: EmbeddingConfig;
+  /** Indexing tunables (file-size cap, concurrency, batch size). */
+  indexer?: IndexerOptions;
+  /** Search tunables (stage sizes, MMR λ, exact-search threshold). */
+  search?: SearchOptions;
+  /** Index every knowledge base at start and whenever its folders change. Default false (the CLI indexes on request). */
+  autoIndex?: boolean;
+  /** Watch folders for changes (long-running hosts: the app, `sift serve`). Default false. */
+  watch?: boolean;
 }
 
 /** A running core. */
@@ -32,8 +49,10 @@ export interface Sift {
   invoke(op: string, args: unknown): Promise<Result<unknown>>;
   /** Listen to every event the core emits. Returns a function that stops listening. */
   onEvent(listener: (event: string, payload: unknown) => void): () => void;
-  /** Close every database. The instance must not be used afterwards. */
-  close(): void;
+  /** Index a knowledge base now and resolve with the final status (the CLI's `sift ingest`). */
+  ingest(kbRef: string): Promise<IngestStatus>;
+  /** Stop indexing and watching, free the model, close every database. The instance must not be used afterwards. */
+  close(): Promise<void>;
 }
 
 /** Start the engine on a data folder. */
@@ -42,13 +61,32 @@ export function createSift(config: SiftConfig): Sift {
   const appDb = openDatabase(paths.appDb, appMigrations, 'the app database');
   const ctx: CoreContext = { dataDir: config.dataDir, appDb, events: new EventBus(), kbFiles: new KbFiles(config.dataDir) };
 
+  const embedding = new EmbeddingService(config.embedding ?? { provider: 'transformers' }, paths.models, ctx.events);
+  const indexer = new Indexer(ctx, () => embedding.get(), config.indexer);
+  const watcher = config.watch ? new FolderWatcher(indexer) : null;
+
   const handlers: Handlers = {
     async 'app.info'() {
       return { version: VERSION, dataDir: config.dataDir, appSchemaVersion: appMigrations.length, kbSchemaVersion: kbMigrations.length };
     },
     ...knowledgeBaseHandlers(ctx),
     ...folderHandlers(ctx),
+    ...ingestHandlers(ctx, indexer),
+    ...searchHandlers(ctx, () => embedding.get(), config.search),
   };
+
+  // Keep indexing and watching in step with the knowledge bases and their folders.
+  const follow = (kbId: string) => {
+    if (config.autoIndex) indexer.start(kbId);
+    void watcher?.watchKb(kbId, listFolders(ctx, kbId));
+  };
+  const stopFollowing = ctx.events.on('kb.changed', ({ kbId, change }) => {
+    if (change === 'deleted') {
+      indexer.forget(kbId);
+      void watcher?.unwatchKb(kbId);
+    } else if (change === 'folders') follow(kbId);
+  });
+  if (config.autoIndex || config.watch) for (const kb of listKbIds(appDb)) follow(kb);
 
   async function invoke(op: string, args: unknown): Promise<Result<unknown>> {
     if (!isOpName(op)) return fail('unknown_operation', `"${op}" is not an operation of Sift`);
@@ -69,9 +107,20 @@ export function createSift(config: SiftConfig): Sift {
     handlers,
     invoke,
     onEvent: (listener) => ctx.events.onAny(listener),
-    close() {
+    async ingest(kbRef) {
+      return indexer.run(resolveKb(ctx, kbRef).id);
+    },
+    async close() {
+      stopFollowing();
+      await watcher?.close();
+      await indexer.close();
+      await embedding.close();
       ctx.kbFiles.closeAll();
       appDb.close();
     },
   };
+}
+
+function listKbIds(appDb: import('better-sqlite3').Database): string[] {
+  return appDb.prepare(`SELECT id FROM knowledge_bases ORDER BY created_at`).pluck().all() as string[];
 }

@@ -5,7 +5,9 @@ import { createSift, type Sift } from '../sift';
 import { tempDir } from '../testing/temp';
 
 let sift: Sift;
-afterEach(() => sift?.close());
+afterEach(async () => {
+  await sift?.close();
+});
 
 function setup() {
   sift = createSift({ dataDir: tempDir() });
@@ -64,5 +66,22 @@ describe('folders of a knowledge base', () => {
     fs.rmSync(dir, { recursive: true });
     expect(await sift.invoke('folder.remove', { kb: 'A', path: dir })).toEqual({ ok: true, value: { path: dir } });
     expect(await sift.invoke('folder.remove', { kb: 'A', path: dir })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
+});
+
+describe('page prefixes', () => {
+  it('leaves the first folder unprefixed and names later ones, uniquely', async () => {
+    const root = setup();
+    fs.mkdirSync(path.join(root, 'x', 'papers'), { recursive: true });
+    await sift.invoke('kb.create', { name: 'K' });
+    const prefixes: string[] = [];
+    for (const dir of ['notes', 'papers', 'x/papers']) {
+      const r = await sift.invoke('folder.add', { kb: 'K', path: path.join(root, dir) });
+      prefixes.push(r.ok ? (r.value as { pagePrefix: string }).pagePrefix : r.error.message);
+    }
+    expect(prefixes).toEqual(['', 'papers', 'papers-2']);
+    await sift.invoke('folder.remove', { kb: 'K', path: path.join(root, 'notes') });
+    const again = await sift.invoke('folder.add', { kb: 'K', path: path.join(root, 'other') });
+    expect(again).toMatchObject({ ok: true, value: { pagePrefix: '' } });
   });
 });

@@ -16,6 +16,7 @@ interface FolderRow {
   path: string;
   added_at: string;
   exclude_globs: string;
+  page_prefix: string;
 }
 
 function toFolder(row: FolderRow): Folder {
@@ -25,6 +26,7 @@ function toFolder(row: FolderRow): Folder {
     name: path.basename(row.path) || row.path,
     addedAt: row.added_at,
     excludeGlobs: JSON.parse(row.exclude_globs) as string[],
+    pagePrefix: row.page_prefix,
   };
 }
 
@@ -53,6 +55,19 @@ function resolveExistingDir(input: string): string {
   return real;
 }
 
+/**
+ * The prefix a new folder's pages get: none while no other folder is unprefixed (the usual single
+ * folder), else the folder's name, made unique among the knowledge base's prefixes.
+ */
+export function choosePrefix(existing: Folder[], folderPath: string): string {
+  if (!existing.some((f) => f.pagePrefix === '')) return '';
+  const taken = new Set(existing.map((f) => f.pagePrefix));
+  const base = path.basename(folderPath) || 'folder';
+  let candidate = base;
+  for (let n = 2; taken.has(candidate); n++) candidate = `${base}-${n}`;
+  return candidate;
+}
+
 /** The folder operations of the contract. */
 export function folderHandlers(ctx: CoreContext): Pick<Handlers, 'folder.add' | 'folder.remove' | 'folder.list'> {
   return {
@@ -65,7 +80,8 @@ export function folderHandlers(ctx: CoreContext): Pick<Handlers, 'folder.add' | 
         if (isInside(other.path, real)) throw new SiftError('conflict', `${real} contains ${other.path}, which "${found.name}" already indexes; remove that folder first`);
       }
       const at = now();
-      ctx.appDb.prepare(`INSERT INTO folders (kb_id, path, added_at) VALUES (?, ?, ?)`).run(found.id, real, at);
+      const prefix = choosePrefix(listFolders(ctx, found.id), real);
+      ctx.appDb.prepare(`INSERT INTO folders (kb_id, path, added_at, page_prefix) VALUES (?, ?, ?, ?)`).run(found.id, real, at, prefix);
       ctx.appDb.prepare(`UPDATE knowledge_bases SET updated_at = ? WHERE id = ?`).run(at, found.id);
       ctx.events.emit('kb.changed', { kbId: found.id, change: 'folders' });
       return toFolder(ctx.appDb.prepare(`SELECT * FROM folders WHERE kb_id = ? AND path = ?`).get(found.id, real) as FolderRow);

@@ -6,7 +6,9 @@ import { createSift, type Sift } from '../sift';
 import { tempDir } from '../testing/temp';
 
 const open: Sift[] = [];
-afterEach(() => open.splice(0).forEach((s) => s.close()));
+afterEach(async () => {
+  for (const s of open.splice(0)) await s.close();
+});
 
 function start(dataDir = tempDir()): Sift {
   const sift = createSift({ dataDir });
@@ -43,7 +45,7 @@ describe('knowledge bases', () => {
     const sift = start();
     const a = (await value(sift.invoke('kb.create', { name: 'A' }))) as { id: string };
     const b = (await value(sift.invoke('kb.create', { name: 'B' }))) as { id: string };
-    sift.close();
+    await sift.close();
     open.length = 0;
     for (const [id, other] of [[a.id, b.id], [b.id, a.id]] as const) {
       const db = new Database(path.join(sift.dataDir, 'kbs', `${id}.sqlite`), { readonly: true });
@@ -69,7 +71,7 @@ describe('knowledge bases', () => {
     const dir = tempDir();
     const first = start(dir);
     await value(first.invoke('kb.create', { name: 'Keep me' }));
-    first.close();
+    await first.close();
     open.length = 0;
     const second = start(dir);
     expect(((await value(second.invoke('kb.list', {}))) as { name: string }[]).map((k) => k.name)).toEqual(['Keep me']);

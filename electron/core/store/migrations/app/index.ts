@@ -1,5 +1,6 @@
 /** The app database's migrations, in order. Add a file per version and list it here. */
 import type { Migration } from '../../migrate';
 import { m001 } from './001-initial';
+import { m002 } from './002-folder-prefix';
 
-export const appMigrations: readonly Migration[] = [m001];
+export const appMigrations: readonly Migration[] = [m001, m002];

@@ -26,3 +26,22 @@ describe('app database migrations', () => {
     db.close();
   });
 });
+
+describe('app migration 002', () => {
+  it('prefixes every folder after the first of a knowledge base with its name', () => {
+    const db = new Database(path.join(tempDir(), 'app.sqlite'));
+    migrate(db, appMigrations, 'app', 1);
+    db.prepare("INSERT INTO knowledge_bases VALUES ('k1', 'A', 't', 't'), ('k2', 'B', 't', 't')").run();
+    const add = db.prepare('INSERT INTO folders (kb_id, path, added_at) VALUES (?, ?, ?)');
+    add.run('k1', '/home/u/notes', '2026-01-01');
+    add.run('k1', '/home/u/papers', '2026-01-02');
+    add.run('k2', '/home/u/code', '2026-01-01');
+    migrate(db, appMigrations, 'app', 2);
+    expect(db.prepare('SELECT kb_id, path, page_prefix FROM folders ORDER BY kb_id, path').all()).toEqual([
+      { kb_id: 'k1', path: '/home/u/notes', page_prefix: '' },
+      { kb_id: 'k1', path: '/home/u/papers', page_prefix: 'papers' },
+      { kb_id: 'k2', path: '/home/u/code', page_prefix: '' },
+    ]);
+    db.close();
+  });
+});

@@ -1,5 +1,6 @@
 /** A knowledge-base file's migrations, in order. Add a file per version and list it here. */
 import type { Migration } from '../../migrate';
 import { m001 } from './001-initial';
+import { m002 } from './002-pages';
 
-export const kbMigrations: readonly Migration[] = [m001];
+export const kbMigrations: readonly Migration[] = [m001, m002];

@@ -1,0 +1,89 @@
+/** The CLI's indexing and page commands: `ingest`, `pages`, `page`. */
+import type { IngestStatus } from '../../shared/models';
+import { call, need, printJson, table, type Command } from './command';
+
+/** The summary printed when a run ends. */
+export function formatSummary(s: IngestStatus): string {
+  const lines = [
+    `files     ${s.filesTotal} (${s.filesFailed} failed, ${s.filesSkipped} skipped)`,
+    `pages     ${s.pages}`,
+    `chunks    ${s.chunks}`,
+    `embedded  ${s.chunksEmbedded} (${s.chunksEmbeddedThisRun} this run)${s.embeddingModel ? ` with ${s.embeddingModel}` : ''}`,
+    `elapsed   ${(s.elapsedMs / 1000).toFixed(1)} s`,
+  ];
+  if (s.keywordOnly) lines.push(`keyword-only: ${s.keywordOnly}`);
+  if (s.error) lines.push(`error: ${s.error}`);
+  for (const p of s.problems) lines.push(`${p.status.padEnd(7)} ${p.relPath}: ${p.reason}`);
+  return lines.join('\n');
+}
+
+/** A one-line progress report for a terminal. */
+function progressLine(s: IngestStatus): string {
+  const files = `${s.filesDone}/${s.filesTotal} files`;
+  const embed = s.state === 'embedding' ? `, ${s.chunksEmbedded}/${s.chunks} chunks embedded` : '';
+  return `${s.state}… ${files}${embed}${s.currentFile ? ` — ${s.currentFile}` : ''}`;
+}
+
+/** Print progress to stderr while `kbId` indexes: an updating line on a terminal, nothing otherwise. */
+function showProgress(subscribe: (fn: (s: IngestStatus) => void) => () => void, kbId: string): () => void {
+  if (!process.stderr.isTTY) return () => undefined;
+  const stop = subscribe((s) => {
+    if (s.kbId === kbId) process.stderr.write(`\r\x1b[2K${progressLine(s).slice(0, (process.stderr.columns || 80) - 1)}`);
+  });
+  return () => {
+    stop();
+    process.stderr.write('\r\x1b[2K');
+  };
+}
+
+/** Indexing and page commands, keyed by their words. */
+export const ingestCommands: Record<string, Command> = {
+  ingest: {
+    words: 1,
+    core: (flags) => ({ watch: flags.watch ?? false }),
+    keepsRunning: false,
+    async run({ sift, args, flags, io }) {
+      const [kbRef] = need(args, ['kb']);
+      const kb = (await call(sift, 'kb.list', {})).find((k) => k.id === kbRef || k.name === kbRef);
+      const subscribe = (fn: (s: IngestStatus) => void) => sift.onEvent((e, p) => e === 'ingest.progress' && fn(p as IngestStatus));
+      const stopProgress = kb ? showProgress(subscribe, kb.id) : () => undefined;
+      const status = await sift.ingest(kbRef!);
+      stopProgress();
+      io.out(flags.json ? JSON.stringify(status, null, 2) : formatSummary(status));
+      if (!flags.watch) return status.state === 'error' ? 1 : 0;
+      io.out('watching for changes; press Ctrl+C to stop');
+      subscribe((s) => {
+        if (s.kbId === status.kbId && (s.state === 'done' || s.state === 'error')) io.out(flags.json ? JSON.stringify(s) : `${s.finishedAt}: ${progressLine(s)}`);
+      });
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
+      return 0;
+    },
+  },
+  pages: {
+    words: 1,
+    async run({ sift, args, flags, io }) {
+      const [kb] = need(args, ['kb']);
+      const pages = await call(sift, 'pages.list', { kb: kb! });
+      if (flags.json) return printJson(io, pages);
+      if (pages.length === 0) io.out('No pages yet. Add a folder and run: sift ingest KB');
+      else io.out(table([['PATH', 'TITLE', 'KIND', 'CHUNKS'], ...pages.map((p) => [p.path, p.title, p.kind, String(p.chunks)])]));
+      return 0;
+    },
+  },
+  page: {
+    words: 1,
+    async run({ sift, args, flags, io }) {
+      const [kb, path] = need(args, ['kb', 'wiki/path']);
+      const page = await call(sift, 'pages.get', { kb: kb!, path: path! });
+      if (flags.json) return printJson(io, page);
+      io.out(`# ${page.title}  (${page.path}, ${page.kind})\n`);
+      io.out(page.text);
+      io.out(`\n--- ${page.sections.length} sections, ${page.chunkSpans.length} chunks`);
+      for (const c of page.chunkSpans) io.out(`chunk ${c.index}: [${c.start}, ${c.end}) sha256 ${c.hash.slice(0, 12)}${c.embedded ? ' embedded' : ''}`);
+      return 0;
+    },
+  },
+};

@@ -1,0 +1,24 @@
+/** The indexing and page operations of the contract. */
+import type { Handlers } from '../../../shared/contract';
+import type { CoreContext } from '../context';
+import { resolveKb } from '../kb/knowledge-bases';
+import type { Indexer } from './indexer';
+import { getPage, listPages } from './pages';
+
+/** Handlers for `ingest.*` and `pages.*`. */
+export function ingestHandlers(ctx: CoreContext, indexer: Indexer): Pick<Handlers, 'ingest.start' | 'ingest.status' | 'pages.list' | 'pages.get'> {
+  return {
+    async 'ingest.start'({ kb }) {
+      return indexer.start(resolveKb(ctx, kb).id);
+    },
+    async 'ingest.status'({ kb }) {
+      return indexer.status(resolveKb(ctx, kb).id);
+    },
+    async 'pages.list'({ kb }) {
+      return listPages(ctx.kbFiles.get(resolveKb(ctx, kb).id));
+    },
+    async 'pages.get'({ kb, path }) {
+      return getPage(ctx.kbFiles.get(resolveKb(ctx, kb).id), path);
+    },
+  };
+}

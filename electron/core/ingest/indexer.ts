@@ -1,0 +1,165 @@
+/**
+ * Scheduling indexing runs: at most one run per knowledge base at a time (a request during a run
+ * queues exactly one more), one shared worker thread that prepares files, progress events
+ * throttled to a few per second, and a clean stop that aborts runs between files.
+ */
+import type { IngestStatus } from '../../../shared/models';
+import type { CoreContext } from '../context';
+import { now } from '../context';
+import { listFolders } from '../kb/folders';
+import { WorkerClient, spawnWorker } from '../workers/rpc';
+import type { Embedder } from '../embed/embedder';
+import type { FileJob, FileOutcome } from './prepare';
+import { runFiles, runFull, type RunDeps, type RunOptions } from './run';
+import { idleCounters, snapshot, type RunCounters } from './status';
+
+/** Options of the indexer. */
+export interface IndexerOptions extends Partial<RunOptions> {
+  /** Least time between two progress events of one knowledge base, in ms. Default 150 (0–2000). */
+  progressIntervalMs?: number;
+}
+
+interface KbRun {
+  counters: RunCounters;
+  running: Promise<void> | null;
+  /** A full run is wanted (set by start; a start during a run queues exactly one more). */
+  wantFull: boolean;
+  pendingFiles: Map<string, Set<string>>;
+  lastEmit: number;
+}
+
+/** Runs and tracks indexing for every knowledge base of one core. */
+export class Indexer {
+  private readonly runs = new Map<string, KbRun>();
+  private readonly abort = new AbortController();
+  private worker: WorkerClient<FileJob, FileOutcome> | null = null;
+  private readonly options: RunOptions & { progressIntervalMs: number };
+
+  constructor(
+    private readonly ctx: CoreContext,
+    private readonly embedder: () => Promise<Embedder | string>,
+    options: IndexerOptions = {},
+  ) {
+    this.options = {
+      maxFileBytes: options.maxFileBytes ?? 50 * 1024 * 1024,
+      concurrency: options.concurrency ?? 8,
+      embedBatch: options.embedBatch ?? 32,
+      progressIntervalMs: options.progressIntervalMs ?? 150,
+    };
+  }
+
+  /** The status of one knowledge base right now. */
+  status(kbId: string): IngestStatus {
+    return snapshot(this.ctx.kbFiles.get(kbId), kbId, this.kb(kbId).counters);
+  }
+
+  /** Start a full run in the background (or queue one after the current run). */
+  start(kbId: string): IngestStatus {
+    const run = this.kb(kbId);
+    run.wantFull = true;
+    run.running ??= this.loop(kbId, run);
+    return this.status(kbId);
+  }
+
+  /** Run a full index of the knowledge base and resolve when it (and any queued run) is done. */
+  async run(kbId: string): Promise<IngestStatus> {
+    this.start(kbId);
+    while (this.kb(kbId).running) await this.kb(kbId).running;
+    return this.status(kbId);
+  }
+
+  /** Re-index these files of one folder (from the watcher). */
+  update(kbId: string, folder: string, relPaths: string[]): void {
+    const run = this.kb(kbId);
+    let set = run.pendingFiles.get(folder);
+    if (!set) run.pendingFiles.set(folder, (set = new Set()));
+    for (const rel of relPaths) set.add(rel);
+    run.running ??= this.loop(kbId, run);
+  }
+
+  /** Resolve when the knowledge base has no run in progress or queued. */
+  async idle(kbId: string): Promise<void> {
+    while (this.kb(kbId).running) await this.kb(kbId).running;
+  }
+
+  /** Forget a deleted knowledge base (its run is aborted at the next file). */
+  forget(kbId: string): void {
+    this.runs.delete(kbId);
+  }
+
+  /** Abort every run between files, wait for them, and stop the worker. */
+  async close(): Promise<void> {
+    this.abort.abort();
+    await Promise.allSettled([...this.runs.values()].map((r) => r.running));
+    await this.worker?.close();
+    this.worker = null;
+  }
+
+  private kb(kbId: string): KbRun {
+    let run = this.runs.get(kbId);
+    if (!run) this.runs.set(kbId, (run = { counters: idleCounters(), running: null, wantFull: false, pendingFiles: new Map(), lastEmit: 0 }));
+    return run;
+  }
+
+  private prepare = (job: FileJob): Promise<FileOutcome> => {
+    this.worker ??= new WorkerClient<FileJob, FileOutcome>(spawnWorker(new URL('./ingest-worker.ts', import.meta.url), 'ingest-worker.cjs'), 'the ingest worker');
+    return this.worker.call(job);
+  };
+
+  /** Run until nothing is queued: full runs first (they cover any watched file), then watched files. */
+  private async loop(kbId: string, run: KbRun): Promise<void> {
+    await Promise.resolve(); // so `running` is assigned before this can finish
+    try {
+      while (!this.abort.signal.aborted && this.runs.get(kbId) === run) {
+        if (run.wantFull) {
+          run.wantFull = false;
+          run.pendingFiles = new Map();
+          await this.once(kbId, run, null);
+        } else if (run.pendingFiles.size) {
+          const files = run.pendingFiles;
+          run.pendingFiles = new Map();
+          await this.once(kbId, run, files);
+        } else break;
+      }
+    } finally {
+      run.running = null;
+    }
+  }
+
+  private async once(kbId: string, run: KbRun, files: Map<string, Set<string>> | null): Promise<void> {
+    const c: RunCounters = { ...idleCounters(), startedAt: now(), startedMs: Date.now() };
+    run.counters = c;
+    const deps: RunDeps = {
+      db: this.ctx.kbFiles.get(kbId),
+      folders: listFolders(this.ctx, kbId),
+      prepare: this.prepare,
+      embedder: this.embedder,
+      counters: c,
+      progress: (force) => this.emit(kbId, run, force),
+      signal: this.abort.signal,
+      options: this.options,
+    };
+    try {
+      if (!files) await runFull(deps);
+      for (const [folderPath, rels] of files ?? []) {
+        const folder = deps.folders.find((f) => f.path === folderPath);
+        if (folder) await runFiles(deps, folder, [...rels]);
+      }
+      c.state = 'done';
+    } catch (err) {
+      c.state = 'error';
+      c.error = err instanceof Error ? err.message : String(err);
+      console.error(`[sift] indexing ${kbId} failed:`, err);
+    }
+    c.finishedAt = now();
+    c.currentFile = null;
+    if (this.runs.get(kbId) === run) this.emit(kbId, run, true);
+  }
+
+  private emit(kbId: string, run: KbRun, force = false): void {
+    const t = Date.now();
+    if (!force && t - run.lastEmit < this.options.progressIntervalMs) return;
+    run.lastEmit = t;
+    this.ctx.events.emit('ingest.progress', snapshot(this.ctx.kbFiles.get(kbId), kbId, run.counters));
+  }
+}

@@ -1,0 +1,148 @@
+/**
+ * Reading and writing pages in a knowledge-base file. Every write of one file — its document
+ * row, page, sections, chunks, keyword-index rows and vectors — happens in one transaction, so a
+ * crash leaves either the old version of the file or the new one, never half of either.
+ */
+import type Database from 'better-sqlite3';
+import type { ParsedDocument } from './types';
+import { now } from '../context';
+import { hasVectorTables } from './vectors';
+
+/** A file turned into everything the store needs (what the parse worker sends back). */
+export interface PreparedPage {
+  folder: string;
+  relPath: string;
+  size: number;
+  mtimeMs: number;
+  sha256: string;
+  /** `wiki/…` address. */
+  path: string;
+  title: string;
+  doc: ParsedDocument;
+  titleTokens: string;
+  pathTokens: string;
+  sections: { index: number; start: number; end: number; headingPath: string[] }[];
+  chunks: { index: number; sectionIndex: number; start: number; end: number; hash: string; tokens: string }[];
+}
+
+/** What the store remembers of a file, to decide whether it changed. */
+export interface StoredDocument {
+  id: number;
+  relPath: string;
+  size: number;
+  mtimeMs: number;
+  sha256: string | null;
+  status: 'indexed' | 'failed' | 'skipped';
+  reason: string | null;
+}
+
+/** A file that could not become a page. */
+export interface DocumentProblem {
+  folder: string;
+  relPath: string;
+  size: number;
+  mtimeMs: number;
+  sha256: string | null;
+  status: 'failed' | 'skipped';
+  reason: string;
+}
+
+/** The documents of one folder, by relative path. */
+export function documentsOf(db: Database.Database, folder: string): Map<string, StoredDocument> {
+  const rows = db
+    .prepare(`SELECT id, rel_path AS relPath, size, mtime_ms AS mtimeMs, sha256, status, reason FROM documents WHERE folder = ?`)
+    .all(folder) as StoredDocument[];
+  return new Map(rows.map((r) => [r.relPath, r]));
+}
+
+/** One document by folder and relative path, or undefined. */
+export function documentAt(db: Database.Database, folder: string, relPath: string): StoredDocument | undefined {
+  return db
+    .prepare(`SELECT id, rel_path AS relPath, size, mtime_ms AS mtimeMs, sha256, status, reason FROM documents WHERE folder = ? AND rel_path = ?`)
+    .get(folder, relPath) as StoredDocument | undefined;
+}
+
+/** Remove a document's page with its chunks, keyword rows and vectors (inside the caller's transaction). */
+function deletePageOf(db: Database.Database, documentId: number): void {
+  const page = db.prepare(`SELECT id FROM pages WHERE document_id = ?`).get(documentId) as { id: number } | undefined;
+  if (!page) return;
+  db.prepare(
+    `INSERT INTO chunks_fts (chunks_fts, rowid, tokens, title, path)
+     SELECT 'delete', id, tokens, title, path FROM chunk_search WHERE page_id = ?`,
+  ).run(page.id);
+  if (hasVectorTables(db)) {
+    db.prepare(`DELETE FROM chunk_vectors WHERE chunk_id IN (SELECT id FROM chunks WHERE page_id = ?)`).run(page.id);
+    db.prepare(`DELETE FROM vec_bits WHERE rowid IN (SELECT id FROM chunks WHERE page_id = ?)`).run(page.id);
+  }
+  db.prepare(`DELETE FROM chunks WHERE page_id = ?`).run(page.id);
+  db.prepare(`DELETE FROM sections WHERE page_id = ?`).run(page.id);
+  db.prepare(`DELETE FROM pages WHERE id = ?`).run(page.id);
+}
+
+function upsertDocument(
+  db: Database.Database,
+  d: { folder: string; relPath: string; size: number; mtimeMs: number; sha256: string | null; status: string; reason: string | null },
+): number {
+  const row = db
+    .prepare(
+      `INSERT INTO documents (folder, rel_path, size, mtime_ms, sha256, status, reason, indexed_at)
+       VALUES (@folder, @relPath, @size, @mtimeMs, @sha256, @status, @reason, @at)
+       ON CONFLICT (folder, rel_path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms,
+         sha256 = excluded.sha256, status = excluded.status, reason = excluded.reason, indexed_at = excluded.indexed_at
+       RETURNING id`,
+    )
+    .get({ ...d, at: now() }) as { id: number };
+  return row.id;
+}
+
+/** Replace whatever the store had for this file with the new page, in one transaction. */
+export function writePage(db: Database.Database, p: PreparedPage): void {
+  db.transaction(() => {
+    const documentId = upsertDocument(db, { ...p, status: 'indexed', reason: null });
+    deletePageOf(db, documentId);
+    const { doc } = p;
+    const page = db
+      .prepare(
+        `INSERT INTO pages (document_id, path, title, kind, text, metadata, headings, pdf_pages, language, encoding, title_tokens, path_tokens)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+      )
+      .get(
+        documentId, p.path, p.title, doc.kind, doc.text, JSON.stringify(doc.metadata), JSON.stringify(doc.headings),
+        doc.pages ? JSON.stringify(doc.pages) : null, doc.language, doc.encoding, p.titleTokens, p.pathTokens,
+      ) as { id: number };
+    const insertSection = db.prepare(`INSERT INTO sections (page_id, idx, start, end, heading_path) VALUES (?, ?, ?, ?, ?) RETURNING id`);
+    const sectionIds = p.sections.map((s) => (insertSection.get(page.id, s.index, s.start, s.end, JSON.stringify(s.headingPath)) as { id: number }).id);
+    const insertChunk = db.prepare(`INSERT INTO chunks (page_id, section_id, idx, start, end, hash, tokens) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`);
+    const insertFts = db.prepare(`INSERT INTO chunks_fts (rowid, tokens, title, path) VALUES (?, ?, ?, ?)`);
+    for (const c of p.chunks) {
+      const { id } = insertChunk.get(page.id, sectionIds[c.sectionIndex], c.index, c.start, c.end, c.hash, c.tokens) as { id: number };
+      insertFts.run(id, c.tokens, p.titleTokens, p.pathTokens);
+    }
+  })();
+}
+
+/** Record that a file could not become a page (dropping any page it had), in one transaction. */
+export function writeProblem(db: Database.Database, problem: DocumentProblem): void {
+  db.transaction(() => {
+    const documentId = upsertDocument(db, problem);
+    deletePageOf(db, documentId);
+  })();
+}
+
+/** The file is unchanged in content: remember its new size and mtime so the next scan skips it cheaply. */
+export function touchDocument(db: Database.Database, id: number, size: number, mtimeMs: number): void {
+  db.prepare(`UPDATE documents SET size = ?, mtime_ms = ? WHERE id = ?`).run(size, mtimeMs, id);
+}
+
+/** Forget a file gone from disk, with its page, chunks and vectors. */
+export function removeDocument(db: Database.Database, id: number): void {
+  db.transaction(() => {
+    deletePageOf(db, id);
+    db.prepare(`DELETE FROM documents WHERE id = ?`).run(id);
+  })();
+}
+
+/** Folders recorded in the store (to drop documents of folders no longer in the knowledge base). */
+export function storedFolders(db: Database.Database): string[] {
+  return db.prepare(`SELECT DISTINCT folder FROM documents`).pluck().all() as string[];
+}

@@ -1,0 +1,108 @@
+/**
+ * Test-only builders for real PDF and DOCX files, so parser tests run against genuine documents
+ * without binary fixtures in the repository. Not imported by production code (jszip is only here
+ * because mammoth depends on it).
+ */
+import JSZip from 'jszip';
+
+/** Options of {@link buildPdf}. */
+export interface PdfFixtureOptions {
+  /** Document information `Title`. Default: none. */
+  title?: string;
+}
+
+/** `(`, `)` and `\` must be escaped inside a PDF literal string. */
+function pdfString(text: string): string {
+  return `(${text.replace(/[\\()]/g, (c) => `\\${c}`)})`;
+}
+
+/**
+ * A valid PDF (1.4, uncompressed, Helvetica) with one page per entry of `pages`; each page shows its
+ * lines top to bottom, one text object per line. A page with no lines has no text at all. The
+ * cross-reference table's byte offsets are computed, so pdf.js reads it without repairing it.
+ */
+export function buildPdf(pages: string[][], options: PdfFixtureOptions = {}): Buffer {
+  const objects: string[] = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    `<< /Type /Pages /Kids [${pages.map((_, i) => `${4 + i * 2} 0 R`).join(' ')}] /Count ${pages.length} >>`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
+  ];
+  pages.forEach((lines, i) => {
+    const ops = lines.map((line, j) => `BT /F1 12 Tf 72 ${720 - j * 16} Td ${pdfString(line)} Tj ET`).join('\n');
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + i * 2} 0 R >>`,
+    );
+    objects.push(`<< /Length ${Buffer.byteLength(ops, 'latin1')} >>\nstream\n${ops}\nendstream`);
+  });
+  if (options.title !== undefined) objects.push(`<< /Title ${pdfString(options.title)} /Producer (Sift tests) >>`);
+  let out = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((body, i) => {
+    offsets.push(Buffer.byteLength(out, 'latin1'));
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(out, 'latin1');
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  out += offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`).join('');
+  const info = options.title !== undefined ? ` /Info ${objects.length} 0 R` : '';
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R${info} >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
+/** One paragraph of a DOCX fixture: body text, or a heading of level 1–6 (Word's "heading N" styles). */
+export interface DocxParagraph {
+  text: string;
+  heading?: 1 | 2 | 3 | 4 | 5 | 6;
+}
+
+function xmlEscape(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
+
+/** Styles that give `Heading1`…`Heading6` the names Word uses, which mammoth maps to `<h1>`…`<h6>`. */
+function stylesXml(): string {
+  const headings = [1, 2, 3, 4, 5, 6]
+    .map((n) => `<w:style w:type="paragraph" w:styleId="Heading${n}"><w:name w:val="heading ${n}"/></w:style>`)
+    .join('');
+  return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:styles ${W}>${headings}</w:styles>`;
+}
+
+/** A minimal valid Word document (zip with content types, relationships, styles and the body). */
+export async function buildDocx(paragraphs: DocxParagraph[]): Promise<Buffer> {
+  const body = paragraphs
+    .map((p) => {
+      const style = p.heading ? `<w:pPr><w:pStyle w:val="Heading${p.heading}"/></w:pPr>` : '';
+      return `<w:p>${style}<w:r><w:t xml:space="preserve">${xmlEscape(p.text)}</w:t></w:r></w:p>`;
+    })
+    .join('');
+  const zip = new JSZip();
+  zip.file(
+    '[Content_Types].xml',
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
+      '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
+      '<Default Extension="xml" ContentType="application/xml"/>' +
+      '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>' +
+      '<Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/>' +
+      '</Types>',
+  );
+  zip.file(
+    '_rels/.rels',
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+      '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>' +
+      '</Relationships>',
+  );
+  zip.file(
+    'word/_rels/document.xml.rels',
+    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
+      '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>' +
+      '</Relationships>',
+  );
+  zip.file('word/styles.xml', stylesXml());
+  zip.file(
+    'word/document.xml',
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document ${W}><w:body>${body}</w:body></w:document>`,
+  );
+  return zip.generateAsync({ type: 'nodebuffer' });
+}

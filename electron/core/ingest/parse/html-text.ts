@@ -1,0 +1,80 @@
+/**
+ * The writer behind HTML → text: collapses inline whitespace the way a browser does, turns block
+ * boundaries into line breaks or blank lines, and records heading spans as it writes them, so the
+ * offsets always match the text it returns.
+ */
+import type { Heading } from '../types';
+
+const CJK = '\\u2e80-\\u9fff\\uf900-\\ufaff\\uff00-\\uffef';
+/** A line break inside running Chinese/Japanese text is layout, not a space (CSS Text 3 segment breaks). */
+const CJK_LINE_BREAK = new RegExp(`([${CJK}])[ \\t\\f]*\\n[ \\t\\n\\f]*(?=[${CJK}])`, 'g');
+/** Runs of HTML whitespace, plus no-break spaces (mostly `&nbsp;` used for layout). */
+const WHITESPACE = /[ \t\n\f\r\u00a0]+/g;
+
+/** Accumulates the text of a page; every method keeps `text` free of doubled spaces and stray blank lines. */
+export class TextWriter {
+  private out = '';
+  /** Line breaks owed before the next text (0, 1 or 2: a blank line). */
+  private pending = 0;
+  readonly headings: Heading[] = [];
+
+  /** Inline text: whitespace collapsed to one space, none at the start of a line. */
+  inline(raw: string): void {
+    let s = raw.replace(CJK_LINE_BREAK, '$1').replace(WHITESPACE, ' ');
+    if (this.atLineStart() || this.out.endsWith(' ')) s = s.replace(/^ /, '');
+    if (!s) return;
+    this.flush();
+    this.out += s;
+  }
+
+  /** A boundary that needs `lines` line breaks (1: new line, 2: new paragraph) before the next text. */
+  boundary(lines: 1 | 2): void {
+    if (this.out) this.pending = Math.max(this.pending, lines);
+  }
+
+  /** `<br>`: one more line break, up to a blank line. */
+  lineBreak(): void {
+    if (this.out) this.pending = Math.min(this.pending + 1, 2);
+  }
+
+  /** A separator between table cells, written only between two cells of one row. */
+  separator(text: string): void {
+    if (!this.atLineStart()) this.out = this.out.replace(/ +$/, '') + text;
+  }
+
+  /** A heading as its own paragraph; its span is recorded. Empty headings are left out. */
+  heading(level: number, raw: string): void {
+    const text = raw.replace(WHITESPACE, ' ').trim();
+    if (!text) return;
+    this.boundary(2);
+    this.flush();
+    const start = this.out.length;
+    this.out += text;
+    this.headings.push({ start, end: this.out.length, level, text });
+    this.boundary(2);
+  }
+
+  /** Preformatted text kept exactly, as its own paragraph (the newline right after `<pre>` is not content). */
+  preformatted(raw: string): void {
+    const text = raw.replace(/^\n/, '').replace(/\s+$/, '');
+    if (!text.trim()) return;
+    this.boundary(2);
+    this.flush();
+    this.out += text;
+    this.boundary(2);
+  }
+
+  /** The text written so far, without trailing spaces. */
+  get text(): string {
+    return this.out.replace(/ +$/, '');
+  }
+
+  private atLineStart(): boolean {
+    return this.out === '' || this.pending > 0 || this.out.endsWith('\n');
+  }
+
+  private flush(): void {
+    if (this.pending > 0 && this.out) this.out = this.out.replace(/ +$/, '') + '\n'.repeat(this.pending);
+    this.pending = 0;
+  }
+}

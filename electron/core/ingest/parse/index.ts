@@ -1,0 +1,61 @@
+/**
+ * One entry point from a file's bytes to its canonical text and provenance. The file name picks the
+ * parser (see kinds.ts); every parser reports failure as a ParseError whose message is shown to the
+ * user next to the file.
+ */
+import { ParseError, type ParsedDocument } from '../types';
+import { decodeText } from './decode';
+import { parseDocx } from './docx';
+import { declaredCharset, htmlToText } from './html';
+import { kindOf } from './kinds';
+import { parseMarkdown } from './markdown';
+import { parsePdf } from './pdf';
+
+/**
+ * True when Sift can read files with this name: by extension (Markdown, plain text, code, HTML,
+ * PDF, DOCX) or, without one, well-known names such as README, LICENSE, CHANGELOG and Makefile.
+ */
+export function isSupported(fileName: string): boolean {
+  return kindOf(fileName) !== null;
+}
+
+/** A document with every optional part empty, to spread the parser's parts over. */
+function blank(kind: ParsedDocument['kind'], text: string): ParsedDocument {
+  return { kind, text, title: null, metadata: {}, headings: [], pages: null, language: null, encoding: null };
+}
+
+/**
+ * Parse one file's bytes into canonical text + provenance. `fileName` may be a bare name or a path;
+ * only its last segment is used. Throws ParseError: `unsupported` for a kind Sift does not read,
+ * `binary`, `empty`, `corrupt` or `unreadable` with a human reason.
+ */
+export async function parseFile(fileName: string, bytes: Buffer): Promise<ParsedDocument> {
+  const found = kindOf(fileName);
+  if (!found) throw new ParseError('unsupported', `Sift does not read this kind of file (${fileName})`);
+  switch (found.kind) {
+    case 'markdown': {
+      const { text, encoding } = decodeText(bytes);
+      const parsed = parseMarkdown(text);
+      if (parsed.text.trim() === '') throw new ParseError('empty', 'the file has only front matter and no text');
+      return { ...blank('markdown', parsed.text), ...parsed, encoding };
+    }
+    case 'text': {
+      const { text, encoding } = decodeText(bytes);
+      return { ...blank('text', text), encoding };
+    }
+    case 'code': {
+      const { text, encoding } = decodeText(bytes);
+      return { ...blank('code', text), language: found.language, encoding };
+    }
+    case 'html': {
+      const { text: html, encoding } = decodeText(bytes, declaredCharset(bytes));
+      const parsed = htmlToText(html);
+      if (parsed.text.trim() === '') throw new ParseError('empty', 'the page has no readable text');
+      return { ...blank('html', parsed.text), ...parsed, encoding };
+    }
+    case 'pdf':
+      return { ...blank('pdf', ''), ...(await parsePdf(bytes)) };
+    case 'docx':
+      return { ...blank('docx', ''), ...(await parseDocx(bytes)) };
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * Which kind of document a file name stands for. Decided by the name alone (lower-cased extension,
+ * or the whole name for well-known extensionless files) so a folder scan never has to open a file
+ * to know whether Sift will read it.
+ */
+import type { DocumentKind } from '../types';
+
+/** What a file name says about its content: the parser to use and, for code, the language. */
+export interface FileKind {
+  kind: DocumentKind;
+  /** Code only: the language name (highlighter-style ids such as `typescript`, `cpp`). */
+  language: string | null;
+}
+
+const MARKDOWN = ['md', 'markdown', 'mdx'];
+const PLAIN_TEXT = ['txt', 'text', 'log', 'csv', 'tsv', 'rst', 'org'];
+const HTML = ['html', 'htm'];
+
+/** Extension → language for source code. `.h` is read as C: it is the more common owner of the name. */
+const CODE = new Map<string, string>(Object.entries({
+  ts: 'typescript', mts: 'typescript', cts: 'typescript', tsx: 'tsx',
+  js: 'javascript', mjs: 'javascript', cjs: 'javascript', jsx: 'jsx',
+  py: 'python', pyi: 'python', rb: 'ruby', go: 'go', rs: 'rust', java: 'java', kt: 'kotlin', kts: 'kotlin',
+  c: 'c', h: 'c', cpp: 'cpp', cc: 'cpp', cxx: 'cpp', hpp: 'cpp', hh: 'cpp', hxx: 'cpp', cs: 'csharp',
+  php: 'php', swift: 'swift', scala: 'scala', sh: 'bash', bash: 'bash', zsh: 'zsh', sql: 'sql',
+  yaml: 'yaml', yml: 'yaml', toml: 'toml', json: 'json', jsonc: 'json', ini: 'ini',
+  css: 'css', scss: 'scss', xml: 'xml', lua: 'lua', dart: 'dart',
+}));
+
+/** Extensionless names that are prose (compared lower-case). */
+const TEXT_NAMES = new Set([
+  'readme', 'license', 'licence', 'copying', 'changelog', 'changes', 'history', 'news', 'notice', 'authors',
+  'contributors', 'install', 'todo', 'notes',
+]);
+
+/** Extensionless names that are code, with their language (compared lower-case). */
+const CODE_NAMES = new Map<string, string>(Object.entries({
+  makefile: 'makefile', gnumakefile: 'makefile', dockerfile: 'dockerfile', containerfile: 'dockerfile',
+  gemfile: 'ruby', rakefile: 'ruby', vagrantfile: 'ruby', jenkinsfile: 'groovy',
+}));
+
+/** The last path segment of `fileName`, whichever separator the caller used. */
+function baseName(fileName: string): string {
+  const parts = fileName.split(/[\\/]/);
+  return parts[parts.length - 1] ?? '';
+}
+
+/**
+ * The kind of document `fileName` holds, or null when Sift does not read that kind of file.
+ * Hidden files (`.env`, `.gitignore`) have no extension in this sense and are not read.
+ */
+export function kindOf(fileName: string): FileKind | null {
+  const base = baseName(fileName).toLowerCase();
+  const dot = base.lastIndexOf('.');
+  if (dot <= 0) {
+    if (dot === 0) return null;
+    if (TEXT_NAMES.has(base)) return { kind: 'text', language: null };
+    const language = CODE_NAMES.get(base);
+    return language ? { kind: 'code', language } : null;
+  }
+  const ext = base.slice(dot + 1);
+  if (MARKDOWN.includes(ext)) return { kind: 'markdown', language: null };
+  if (PLAIN_TEXT.includes(ext)) return { kind: 'text', language: null };
+  if (HTML.includes(ext)) return { kind: 'html', language: null };
+  if (ext === 'pdf') return { kind: 'pdf', language: null };
+  if (ext === 'docx') return { kind: 'docx', language: null };
+  const language = CODE.get(ext);
+  return language ? { kind: 'code', language } : null;
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { ParseError } from '../types';
+import { buildPdf } from './fixtures';
+import { parsePdf } from './pdf';
+
+async function failure(bytes: Uint8Array): Promise<string> {
+  try {
+    await parsePdf(bytes);
+    return 'parsed';
+  } catch (err) {
+    return err instanceof ParseError ? `${err.reason}: ${err.message}` : `other: ${String(err)}`;
+  }
+}
+
+function truncated(bytes: Buffer): Buffer {
+  return bytes.subarray(0, Math.floor(bytes.length / 2));
+}
+
+describe('parsePdf', () => {
+  it('reads each page, keeps line breaks and records page spans', async () => {
+    const bytes = buildPdf([['Retry policy (v2)', 'Wait three seconds.'], ['Back-off doubles each time.']], { title: 'Runbook' });
+    const doc = await parsePdf(bytes);
+    expect(doc.text).toBe('Retry policy (v2)\nWait three seconds.\n\nBack-off doubles each time.');
+    expect(doc.title).toBe('Runbook');
+    expect(doc.pages).toEqual([
+      { start: 0, end: 37, page: 1 },
+      { start: 39, end: 66, page: 2 },
+    ]);
+    expect(doc.pages!.map((p) => doc.text.slice(p.start, p.end))).toEqual([
+      'Retry policy (v2)\nWait three seconds.',
+      'Back-off doubles each time.',
+    ]);
+  });
+
+  it('keeps a span for a page without text, so page numbers stay right', async () => {
+    const doc = await parsePdf(buildPdf([['first'], [], ['third']]));
+    expect(doc.text).toBe('first\n\n\n\nthird');
+    expect(doc.pages).toEqual([
+      { start: 0, end: 5, page: 1 },
+      { start: 7, end: 7, page: 2 },
+      { start: 9, end: 14, page: 3 },
+    ]);
+  });
+
+  it('has no title without an information Title, or with a blank one', async () => {
+    expect((await parsePdf(buildPdf([['x']]))).title).toBeNull();
+    expect((await parsePdf(buildPdf([['x']], { title: '  ' }))).title).toBeNull();
+  });
+
+  it('does not take ownership of the caller’s buffer', async () => {
+    const bytes = buildPdf([['still here']]);
+    await parsePdf(bytes);
+    expect(bytes.byteLength).toBeGreaterThan(0);
+    expect((await parsePdf(bytes)).text).toBe('still here');
+  });
+
+  it.each([
+    ['truncated', () => truncated(buildPdf([['hello'], ['world']])), /^corrupt: the PDF could not be read: .+/],
+    ['not a PDF at all', () => Buffer.from('this is not a PDF, just text'), /^corrupt: the PDF could not be read: .+/],
+    ['zero bytes', () => Buffer.alloc(0), /^corrupt: the PDF could not be read: .+/],
+    ['no text layer', () => buildPdf([[], []]), /^empty: the PDF has no text layer \(scanned\?\)$/],
+  ])('refuses a PDF that is %s', async (_label, make, reason) => {
+    expect(await failure(make())).toMatch(reason);
+  });
+});

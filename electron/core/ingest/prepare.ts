@@ -1,0 +1,102 @@
+/**
+ * Turning one file into a PreparedPage: read, fingerprint, parse, split into sections and chunks,
+ * tokenize for the keyword index. Pure CPU work with no database access, so it runs in the
+ * ingest worker thread while the main thread writes.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { buildSections, chunkSections } from '../text/chunk';
+import { toIndexText } from '../text/tokenize';
+import { parseFile } from './parse';
+import type { DocumentProblem, PreparedPage } from './page-store';
+import { ParseError } from './types';
+
+/** One file to prepare. */
+export interface FileJob {
+  folder: string;
+  relPath: string;
+  absPath: string;
+  /** `wiki/…` address of the page. */
+  pagePath: string;
+  /** Files larger than this are refused as too large. */
+  maxFileBytes: number;
+  /** sha256 the store has for this file; when the bytes still hash to it, nothing is parsed. */
+  knownSha256: string | null;
+}
+
+/** What preparing a file gives: a page, a problem to record, unchanged content, or a vanished file. */
+export type FileOutcome =
+  | { kind: 'page'; page: PreparedPage }
+  | { kind: 'problem'; problem: DocumentProblem }
+  | { kind: 'unchanged'; size: number; mtimeMs: number }
+  | { kind: 'gone' };
+
+const SKIP_REASONS = new Set(['binary', 'unsupported', 'too_large', 'empty']);
+
+/** The page address of a file: `wiki/<prefix>/<relPath>` (no prefix segment when the prefix is empty). */
+export function pagePathOf(prefix: string, relPath: string): string {
+  return ['wiki', prefix, relPath].filter(Boolean).join('/');
+}
+
+/** Read and prepare one file. Never throws for a bad file: the problem is the outcome. */
+export async function prepareFile(job: FileJob): Promise<FileOutcome> {
+  let bytes: Buffer;
+  let stat: { size: number; mtimeMs: number };
+  try {
+    const s = await fs.stat(job.absPath);
+    stat = { size: s.size, mtimeMs: Math.trunc(s.mtimeMs) };
+    if (s.size > job.maxFileBytes) return problem(job, stat, null, 'skipped', `too large (${mb(s.size)} > ${mb(job.maxFileBytes)} cap)`);
+    bytes = await fs.readFile(job.absPath);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { kind: 'gone' };
+    return problem(job, { size: 0, mtimeMs: 0 }, null, 'failed', `unreadable: ${code ?? (err as Error).message}`);
+  }
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  if (sha256 === job.knownSha256) return { kind: 'unchanged', ...stat };
+  try {
+    const doc = await parseFile(path.basename(job.relPath), bytes);
+    const sections = buildSections(doc.text, doc.headings);
+    const chunks = chunkSections(doc.text, sections).map((c) => ({
+      index: c.index,
+      sectionIndex: c.sectionIndex,
+      start: c.start,
+      end: c.end,
+      hash: c.hash,
+      tokens: toIndexText(c.text),
+    }));
+    const title = doc.title?.trim() || path.basename(job.relPath).replace(/\.[^.]+$/, '') || job.relPath;
+    const page: PreparedPage = {
+      folder: job.folder,
+      relPath: job.relPath,
+      ...stat,
+      sha256,
+      path: job.pagePath,
+      title,
+      doc,
+      titleTokens: toIndexText(title),
+      pathTokens: toIndexText(job.pagePath.slice('wiki/'.length)),
+      sections: sections.map((s) => ({ index: s.index, start: s.start, end: s.end, headingPath: s.headingPath })),
+      chunks,
+    };
+    return { kind: 'page', page };
+  } catch (err) {
+    if (err instanceof ParseError) return problem(job, stat, sha256, SKIP_REASONS.has(err.reason) ? 'skipped' : 'failed', err.message);
+    return problem(job, stat, sha256, 'failed', `could not be read: ${(err as Error).message}`);
+  }
+}
+
+function problem(
+  job: FileJob,
+  stat: { size: number; mtimeMs: number },
+  sha256: string | null,
+  status: 'failed' | 'skipped',
+  reason: string,
+): FileOutcome {
+  return { kind: 'problem', problem: { folder: job.folder, relPath: job.relPath, ...stat, sha256, status, reason } };
+}
+
+function mb(bytes: number): string {
+  return bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(bytes >= 10 << 20 ? 0 : 1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
+}

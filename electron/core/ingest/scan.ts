@@ -1,0 +1,314 @@
+/**
+ * Walking a knowledge-base folder to find the files Sift should read. What is left out on purpose
+ * (hidden files, dependency and build folders, `.gitignore`d paths, user globs, unsupported kinds)
+ * is silent; what is left out against the user's likely wish (too large, unreadable) is reported.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import ignore, { type Ignore } from 'ignore';
+import { SiftError } from '../../../shared/errors';
+import { kindOf } from './parse/kinds';
+
+/** A file the scan found and Sift will read. */
+export interface ScannedFile {
+  /** Absolute path as reached through the folder (through symlinks, not resolved). */
+  absPath: string;
+  /** Path relative to the scanned folder, `/`-separated. */
+  relPath: string;
+  size: number;
+  /** Modification time in whole milliseconds (truncated, as the ingest stores it). */
+  mtimeMs: number;
+}
+
+/** A file or folder the scan left out for a reason the user should see. */
+export interface SkippedFile {
+  /** Relative `/`-separated path; folders end with `/`. */
+  relPath: string;
+  /** Human reason, e.g. `too large (62 MB > 50 MB cap)` or `unreadable: EACCES`. */
+  reason: string;
+}
+
+/** Options of {@link scanFolder}. */
+export interface ScanOptions {
+  /** Extra gitignore-syntax globs excluded from this folder (relative to it; not undone by `!` rules in `.gitignore` files). Default []. */
+  excludeGlobs?: string[];
+  /** Files larger than this are skipped with reason "too large". Default 50 MB (1 KB – 2 GB). */
+  maxFileBytes?: number;
+}
+
+/** The scan's result: files to read (sorted by relPath) and what was skipped (sorted too). */
+export interface ScanResult {
+  files: ScannedFile[];
+  skipped: SkippedFile[];
+}
+
+const MB = 1024 * 1024;
+const DEFAULT_MAX_FILE_BYTES = 50 * MB;
+const MIN_MAX_FILE_BYTES = 1024;
+const MAX_MAX_FILE_BYTES = 2 * 1024 * MB;
+
+/**
+ * Folders skipped by name at any depth: dependencies and build output, never notes. Hidden folders
+ * (`.git`, `.next`, `.nuxt`, `.venv`, `.cache`…) are skipped anyway. `vendor` is deliberately read:
+ * it is also an everyday word for a folder of supplier notes, and code repositories usually
+ * `.gitignore` their vendored dependencies.
+ */
+const SKIPPED_FOLDERS = new Set([
+  'node_modules', 'bower_components', 'dist', 'build', 'out', 'target', '__pycache__', 'venv', 'coverage',
+]);
+
+/** File-system calls in flight at once: enough to keep libuv's thread pool and an SSD busy. */
+const IO_CONCURRENCY = 32;
+
+interface IgnoreRules {
+  /** Folder holding the `.gitignore`, relative to the scanned folder ('' for the folder itself). */
+  base: string;
+  rules: Ignore;
+}
+
+interface FolderToRead {
+  abs: string;
+  rel: string;
+  /** Real path, or null until resolved (folders reached through a symlink). */
+  real: string | null;
+  rules: IgnoreRules[];
+}
+
+interface Walk {
+  io: <T>(task: () => Promise<T>) => Promise<T>;
+  exclude: Ignore;
+  maxFileBytes: number;
+  visited: Set<string>;
+  files: ScannedFile[];
+  skipped: SkippedFile[];
+  /** Folders reached without crossing a symlink: entered before any symlinked folder. */
+  plain: FolderToRead[];
+  linked: FolderToRead[];
+}
+
+/**
+ * Walk a folder recursively and list the files Sift should read (supported types only), plus what
+ * it skipped and why. Symlinks are followed; a folder whose real path was already entered is not
+ * entered again (no loops, no duplicates), and folders reached directly win over symlinks to them.
+ * Throws SiftError `not_found`, `invalid_argument` (not a folder, bad option) or `io_error`.
+ */
+export async function scanFolder(root: string, options: ScanOptions = {}): Promise<ScanResult> {
+  const maxFileBytes = checkedCap(options.maxFileBytes);
+  const rootAbs = path.resolve(root);
+  const walk: Walk = {
+    io: limiter(IO_CONCURRENCY),
+    exclude: ignore().add(options.excludeGlobs ?? []),
+    maxFileBytes,
+    visited: new Set(),
+    files: [],
+    skipped: [],
+    plain: [{ abs: rootAbs, rel: '', real: await realFolder(rootAbs), rules: [] }],
+    linked: [],
+  };
+  while (walk.plain.length > 0 || walk.linked.length > 0) {
+    const batch = walk.plain.length > 0 ? walk.plain.splice(0) : walk.linked.splice(0);
+    const entered = await claim(walk, batch);
+    await Promise.all(entered.map((folder) => readFolder(walk, folder)));
+  }
+  const byPath = (a: { relPath: string }, b: { relPath: string }) => (a.relPath < b.relPath ? -1 : a.relPath > b.relPath ? 1 : 0);
+  return { files: walk.files.sort(byPath), skipped: walk.skipped.sort(byPath) };
+}
+
+function checkedCap(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_FILE_BYTES;
+  if (!Number.isFinite(value) || value < MIN_MAX_FILE_BYTES || value > MAX_MAX_FILE_BYTES) {
+    throw new SiftError('invalid_argument', `scanFolder: maxFileBytes must be between 1 KB and 2 GB (got ${value})`);
+  }
+  return value;
+}
+
+async function realFolder(abs: string): Promise<string> {
+  let stat: fs.Stats;
+  try {
+    stat = await fs.promises.stat(abs);
+  } catch (err) {
+    const code = errorCode(err);
+    if (code === 'ENOENT' || code === 'ENOTDIR') throw new SiftError('not_found', `the folder ${abs} does not exist`);
+    throw new SiftError('io_error', `cannot open the folder ${abs}: ${code}; check its permissions`);
+  }
+  if (!stat.isDirectory()) throw new SiftError('invalid_argument', `${abs} is a file, not a folder`);
+  return fs.promises.realpath(abs);
+}
+
+/** The folders of `batch` not entered before, claimed in path order so the outcome never depends on timing. */
+async function claim(walk: Walk, batch: FolderToRead[]): Promise<FolderToRead[]> {
+  const resolved = await Promise.all(
+    batch.map(async (folder) => {
+      if (folder.real !== null) return folder;
+      try {
+        return { ...folder, real: await walk.io(() => fs.promises.realpath(folder.abs)) };
+      } catch {
+        return null; // the link went away while scanning
+      }
+    }),
+  );
+  const entered: FolderToRead[] = [];
+  const ordered = resolved.filter((f): f is FolderToRead => f !== null).sort((a, b) => (a.rel < b.rel ? -1 : 1));
+  for (const folder of ordered) {
+    if (walk.visited.has(folder.real!)) continue;
+    walk.visited.add(folder.real!);
+    entered.push(folder);
+  }
+  return entered;
+}
+
+/** List one folder: queue its sub-folders, stat its supported files. */
+async function readFolder(walk: Walk, folder: FolderToRead): Promise<void> {
+  let entries: fs.Dirent[];
+  try {
+    entries = await walk.io(() => fs.promises.readdir(folder.abs, { withFileTypes: true }));
+  } catch (err) {
+    const code = errorCode(err);
+    if (folder.rel === '') throw new SiftError('io_error', `cannot read the folder ${folder.abs}: ${code}; check its permissions`);
+    if (code !== 'ENOENT') walk.skipped.push({ relPath: `${folder.rel}/`, reason: `unreadable: ${code}` });
+    return;
+  }
+  const rules = await withGitignore(walk, folder, entries);
+  const child = (name: string) => ({ abs: path.join(folder.abs, name), rel: folder.rel ? `${folder.rel}/${name}` : name });
+  const pending: Promise<void>[] = [];
+  for (const entry of entries) {
+    if (entry.name.startsWith('.')) continue;
+    const { abs, rel } = child(entry.name);
+    if (entry.isDirectory()) {
+      if (wantsFolder(walk, rules, entry.name, rel)) walk.plain.push({ abs, rel, real: path.join(folder.real!, entry.name), rules });
+    } else if (entry.isFile()) {
+      if (wantsFile(walk, rules, entry.name, rel)) pending.push(addFile(walk, abs, rel));
+    } else if (entry.isSymbolicLink()) {
+      pending.push(followLink(walk, rules, entry.name, abs, rel));
+    } // sockets, FIFOs and devices are never documents (and reading a FIFO would hang)
+  }
+  await Promise.all(pending);
+}
+
+/** The rules that apply inside `folder`: its parents' plus its own `.gitignore`, if it has one. */
+async function withGitignore(walk: Walk, folder: FolderToRead, entries: fs.Dirent[]): Promise<IgnoreRules[]> {
+  if (!entries.some((e) => e.name === '.gitignore' && !e.isDirectory())) return folder.rules;
+  try {
+    const text = await walk.io(() => fs.promises.readFile(path.join(folder.abs, '.gitignore'), 'utf8'));
+    return [...folder.rules, { base: folder.rel, rules: ignore().add(text) }];
+  } catch {
+    return folder.rules; // an unreadable .gitignore excludes nothing, as in git
+  }
+}
+
+async function followLink(walk: Walk, rules: IgnoreRules[], name: string, abs: string, rel: string): Promise<void> {
+  let target: fs.Stats;
+  try {
+    target = await walk.io(() => fs.promises.stat(abs));
+  } catch (err) {
+    const code = errorCode(err);
+    if (code === 'ENOENT' || code === 'ELOOP' || code === 'ENOTDIR') return; // a broken link is not a file
+    walk.skipped.push({ relPath: rel, reason: `unreadable: ${code}` });
+    return;
+  }
+  if (target.isDirectory()) {
+    if (wantsFolder(walk, rules, name, rel)) walk.linked.push({ abs, rel, real: null, rules });
+  } else if (target.isFile() && wantsFile(walk, rules, name, rel)) {
+    await addFile(walk, abs, rel, target);
+  }
+}
+
+function wantsFolder(walk: Walk, rules: IgnoreRules[], name: string, rel: string): boolean {
+  return !SKIPPED_FOLDERS.has(name) && !isIgnored(walk, rules, `${rel}/`);
+}
+
+function wantsFile(walk: Walk, rules: IgnoreRules[], name: string, rel: string): boolean {
+  return kindOf(name) !== null && !isIgnored(walk, rules, rel);
+}
+
+/**
+ * True when the user's globs exclude `rel` (a folder ends with `/`), or the nearest `.gitignore` with
+ * an opinion does: deeper files override shallower ones, and `!pattern` re-includes, as in git.
+ */
+function isIgnored(walk: Walk, rules: IgnoreRules[], rel: string): boolean {
+  try {
+    if (walk.exclude.ignores(rel)) return true;
+    for (let i = rules.length - 1; i >= 0; i--) {
+      const { base, rules: set } = rules[i]!;
+      const verdict = set.test(base ? rel.slice(base.length + 1) : rel);
+      if (verdict.ignored) return true;
+      if (verdict.unignored) return false;
+    }
+  } catch {
+    return false; // a name the ignore library cannot express as a relative path: no rule can match it
+  }
+  return false;
+}
+
+/** Record `abs` as a file to read, or as skipped when it is too large or unreadable. */
+async function addFile(walk: Walk, abs: string, rel: string, known?: fs.Stats): Promise<void> {
+  const found = await statCandidate(abs, walk.io, known);
+  if (found === null) return;
+  if ('error' in found) {
+    walk.skipped.push({ relPath: rel, reason: `unreadable: ${found.error}` });
+  } else if (found.size > walk.maxFileBytes) {
+    walk.skipped.push({ relPath: rel, reason: `too large (${sizePair(found.size, walk.maxFileBytes)} cap)` });
+  } else {
+    walk.files.push({ absPath: abs, relPath: rel, size: found.size, mtimeMs: found.mtimeMs });
+  }
+}
+
+/**
+ * Size and mtime of a listed file that can be read; `{ error: code }` when it cannot; null when it
+ * disappeared since the folder was listed (it is then simply not part of the scan). Exported for tests.
+ */
+export async function statCandidate(
+  abs: string,
+  io: <T>(task: () => Promise<T>) => Promise<T> = (task) => task(),
+  known?: fs.Stats,
+): Promise<{ size: number; mtimeMs: number } | { error: string } | null> {
+  try {
+    const stat = known ?? (await io(() => fs.promises.stat(abs)));
+    // A world-readable file is readable by us; asking the OS costs a syscall per file (~40 % of a scan).
+    if ((stat.mode & 0o004) === 0) await io(() => fs.promises.access(abs, fs.constants.R_OK));
+    return { size: stat.size, mtimeMs: Math.trunc(stat.mtimeMs) };
+  } catch (err) {
+    const code = errorCode(err);
+    return code === 'ENOENT' ? null : { error: code };
+  }
+}
+
+/** `62 MB > 50 MB`, falling back to exact bytes when rounding would make the two look equal. */
+function sizePair(size: number, cap: number): string {
+  const a = humanSize(size);
+  const b = humanSize(cap);
+  return a === b ? `${size} bytes > ${cap} bytes` : `${a} > ${b}`;
+}
+
+function humanSize(bytes: number): string {
+  const units = ['bytes', 'KB', 'MB', 'GB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  const shown = unit === 0 || value >= 10 ? Math.round(value) : Math.round(value * 10) / 10;
+  return `${shown} ${units[unit]}`;
+}
+
+function errorCode(err: unknown): string {
+  return (err as NodeJS.ErrnoException | null)?.code ?? (err instanceof Error ? err.message : String(err));
+}
+
+/** Run at most `max` tasks at once; the rest wait in order. */
+function limiter(max: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (task) => {
+    if (running < max) running++;
+    else await new Promise<void>((resolve) => waiting.push(resolve)); // the finishing task hands its slot over
+    try {
+      return await task();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else running--;
+    }
+  };
+}

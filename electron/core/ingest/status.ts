@@ -1,0 +1,65 @@
+/** Building the IngestStatus snapshot of a knowledge base from its store and a run's counters. */
+import type Database from 'better-sqlite3';
+import type { FileProblem, IngestStatus } from '../../../shared/models';
+import { chunkCounts, keywordOnlyReason, recordedModel } from './vectors';
+
+/** The counters a run keeps while it works. */
+export interface RunCounters {
+  state: IngestStatus['state'];
+  filesTotal: number;
+  filesDone: number;
+  filesFailed: number;
+  filesSkipped: number;
+  filesIndexed: number;
+  filesRemoved: number;
+  chunksEmbeddedThisRun: number;
+  currentFile: string | null;
+  error: string | null;
+  startedAt: string | null;
+  finishedAt: string | null;
+  startedMs: number;
+}
+
+/** Counters of a knowledge base that has not been indexed in this session. */
+export function idleCounters(): RunCounters {
+  return {
+    state: 'idle', filesTotal: 0, filesDone: 0, filesFailed: 0, filesSkipped: 0, filesIndexed: 0, filesRemoved: 0, chunksEmbeddedThisRun: 0,
+    currentFile: null, error: null, startedAt: null, finishedAt: null, startedMs: 0,
+  };
+}
+
+/** Files recorded as failed or skipped (at most 1,000, failed first), with their reasons. */
+export function problemsOf(db: Database.Database): FileProblem[] {
+  return db
+    .prepare(`SELECT folder, rel_path AS relPath, status, reason FROM documents WHERE status != 'indexed' ORDER BY status, folder, rel_path LIMIT 1000`)
+    .all() as FileProblem[];
+}
+
+/** The status snapshot: counters of the run plus what the store says. */
+export function snapshot(db: Database.Database, kbId: string, c: RunCounters): IngestStatus {
+  const { chunks, embedded } = chunkCounts(db);
+  const pages = db.prepare(`SELECT count(*) FROM pages`).pluck().get() as number;
+  const model = recordedModel(db);
+  return {
+    kbId,
+    state: c.state,
+    filesTotal: c.filesTotal,
+    filesDone: c.filesDone,
+    filesFailed: c.filesFailed,
+    filesSkipped: c.filesSkipped,
+    filesIndexed: c.filesIndexed,
+    filesRemoved: c.filesRemoved,
+    pages,
+    chunks,
+    chunksEmbedded: embedded,
+    chunksEmbeddedThisRun: c.chunksEmbeddedThisRun,
+    currentFile: c.currentFile,
+    problems: problemsOf(db),
+    keywordOnly: keywordOnlyReason(db),
+    embeddingModel: model?.id ?? null,
+    error: c.error,
+    startedAt: c.startedAt,
+    finishedAt: c.finishedAt,
+    elapsedMs: c.startedMs ? (c.finishedAt ? Date.parse(c.finishedAt) : Date.now()) - c.startedMs : 0,
+  };
+}

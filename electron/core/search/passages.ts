@@ -1,0 +1,125 @@
+/**
+ * Turning ranked chunk spans into Passages: text sliced from the page's canonical text, where it
+ * came from (heading path, PDF pages, lines), a content hash anyone can recompute, and an
+ * evidence id that finds the same span again — or says it changed.
+ */
+import { createHash } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import { SiftError } from '../../../shared/errors';
+import type { Passage, Provenance } from '../../../shared/models';
+import type { Heading, PageSpan } from '../ingest/types';
+import { headingPathAt } from '../text/chunk';
+import type { FusedHit } from './fusion';
+
+/** What passages need of a page. */
+export interface PageInfo {
+  id: number;
+  path: string;
+  title: string;
+  kind: string;
+  text: string;
+  headings: Heading[];
+  pdfPages: PageSpan[] | null;
+  titleTokens: string;
+}
+
+interface PageRow {
+  id: number;
+  path: string;
+  title: string;
+  kind: string;
+  text: string;
+  headings: string;
+  pdf_pages: string | null;
+  title_tokens: string;
+}
+
+function toInfo(row: PageRow): PageInfo {
+  return {
+    id: row.id, path: row.path, title: row.title, kind: row.kind, text: row.text,
+    headings: JSON.parse(row.headings) as Heading[],
+    pdfPages: row.pdf_pages ? (JSON.parse(row.pdf_pages) as PageSpan[]) : null,
+    titleTokens: row.title_tokens,
+  };
+}
+
+const PAGE_COLUMNS = `id, path, title, kind, text, headings, pdf_pages, title_tokens`;
+
+/** Load pages by id (each once). */
+export function loadPages(db: Database.Database, ids: Iterable<number>): Map<number, PageInfo> {
+  const get = db.prepare(`SELECT ${PAGE_COLUMNS} FROM pages WHERE id = ?`);
+  const out = new Map<number, PageInfo>();
+  for (const id of ids) {
+    if (out.has(id)) continue;
+    const row = get.get(id) as PageRow | undefined;
+    if (row) out.set(id, toInfo(row));
+  }
+  return out;
+}
+
+/** A page by its `wiki/…` path, or null. */
+export function pageByPath(db: Database.Database, path: string): PageInfo | null {
+  const row = db.prepare(`SELECT ${PAGE_COLUMNS} FROM pages WHERE path = ?`).get(path) as PageRow | undefined;
+  return row ? toInfo(row) : null;
+}
+
+/** sha256 (hex) of a text, as UTF-8. */
+export function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+  return line;
+}
+
+/** Where `[start, end)` of a page came from. */
+export function provenanceOf(page: PageInfo, start: number, end: number): Provenance {
+  const last = Math.max(start, end - 1);
+  const pages = page.pdfPages?.filter((p) => p.start <= last && p.end > start).map((p) => p.page) ?? [];
+  const hasLines = page.kind === 'code' || page.kind === 'text';
+  return {
+    headingPath: headingPathAt(page.headings, start),
+    pdfPages: pages.length ? [Math.min(...pages), Math.max(...pages)] : null,
+    lines: hasLines ? [lineAt(page.text, start), lineAt(page.text, last)] : null,
+  };
+}
+
+/** The evidence id of a span: the page path, span and a hash prefix, encoded (clients treat it as opaque). */
+export function evidenceIdOf(path: string, start: number, end: number, hash: string): string {
+  return Buffer.from(`${start}:${end}:${hash.slice(0, 16)}:${path}`, 'utf8').toString('base64url');
+}
+
+/** Decode an evidence id, or throw `invalid_argument`. */
+export function parseEvidenceId(id: string): { path: string; start: number; end: number; hashPrefix: string } {
+  const m = /^(\d+):(\d+):([0-9a-f]{16}):(wiki\/.+)$/s.exec(Buffer.from(id, 'base64url').toString('utf8'));
+  if (!m) throw new SiftError('invalid_argument', `"${id}" is not an evidence id from Sift`);
+  return { start: Number(m[1]), end: Number(m[2]), hashPrefix: m[3]!, path: m[4]! };
+}
+
+/** Build the Passage for `[start, end)` of `page` from the hits that found it (best first). */
+export function buildPassage(page: PageInfo, start: number, end: number, hits: FusedHit[], hitReason: Passage['hitReason']): Passage {
+  const text = page.text.slice(start, end);
+  const contentHash = sha256(text);
+  const best = <K extends 'keywordRank' | 'vectorRank'>(key: K) =>
+    hits.filter((h) => h[key] !== null).sort((a, b) => (a[key] as number) - (b[key] as number))[0] ?? null;
+  const kw = best('keywordRank');
+  const vec = best('vectorRank');
+  return {
+    evidenceId: evidenceIdOf(page.path, start, end, contentHash),
+    pagePath: page.path,
+    title: page.title,
+    start,
+    end,
+    text,
+    contentHash,
+    provenance: provenanceOf(page, start, end),
+    hitReason,
+    keywordRank: kw?.keywordRank ?? null,
+    keywordScore: kw?.keywordScore ?? null,
+    vectorRank: vec?.vectorRank ?? null,
+    vectorDistance: vec?.vectorDistance ?? null,
+    rrfScore: hits.length ? Math.max(...hits.map((h) => h.rrf)) : null,
+  };
+}

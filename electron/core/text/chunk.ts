@@ -1,0 +1,202 @@
+/**
+ * Sections and chunks of a page. A section (the "parent") is the text under one heading, split
+ * when very long; it is what a reader sees around a search hit. A chunk (the "child") is a few
+ * sentences inside one section; it is what gets embedded, keyword-indexed and cited. Both are
+ * exact half-open `[start, end)` spans of the page's canonical text, so `text.slice(start, end)`
+ * is always the stored chunk text and a citation can highlight exactly what was indexed.
+ */
+import { createHash } from 'node:crypto';
+import { SiftError } from '../../../shared/errors';
+import type { Heading } from '../ingest/types';
+import { findCut, graphemeBoundary, overlapStart, skipWhitespace, trimEndAt } from './sentences';
+
+/** A parent section: a contiguous span of the text and the headings it sits under. */
+export interface SectionSpan {
+  /** 0-based position among the page's sections. */
+  index: number;
+  start: number;
+  end: number;
+  /** Heading texts in force at `start`, outermost first; `[]` before the first heading. */
+  headingPath: string[];
+}
+
+/** A child chunk: a span inside one section, its exact text and that text's hash. */
+export interface ChunkSpan {
+  /** 0-based position among the page's chunks. */
+  index: number;
+  /** The `index` of the section that contains it. */
+  sectionIndex: number;
+  start: number;
+  end: number;
+  /** Exactly `text.slice(start, end)`. */
+  text: string;
+  /** {@link contentHash} of `text`. */
+  hash: string;
+}
+
+/** How big sections and chunks are. All lengths are in UTF-16 code units (JavaScript string length). */
+export interface ChunkOptions {
+  /** Target chunk length in characters. Default 500 (range 200–2000; at least 10). Chunks stay under 1.25× this. */
+  chunkSize?: number;
+  /** Characters shared by consecutive chunks of a section. Default 100 (0 to chunkSize/2). */
+  overlap?: number;
+  /** Longest section before it is split at paragraph/sentence ends. Default 4000 (1000–20000; at least 10). */
+  maxSection?: number;
+}
+
+interface ResolvedOptions {
+  chunkSize: number;
+  overlap: number;
+  maxSection: number;
+}
+
+// How far past the target a cut may go: far enough to reach the end of a long sentence, and the
+// bound that keeps every chunk under 1.25 × chunkSize.
+const STRETCH = 1.25;
+
+function resolveOptions(options: ChunkOptions = {}): ResolvedOptions {
+  const { chunkSize = 500, overlap = 100, maxSection = 4000 } = options;
+  const bad = (what: string): never => {
+    throw new SiftError('invalid_argument', `Chunking: ${what}. Check the chunk settings.`);
+  };
+  if (!Number.isInteger(chunkSize) || chunkSize < 10) bad(`chunkSize must be an integer of at least 10, got ${chunkSize}`);
+  if (!Number.isInteger(overlap) || overlap < 0 || overlap > chunkSize / 2) {
+    bad(`overlap must be an integer from 0 to chunkSize/2 (${Math.floor(chunkSize / 2)}), got ${overlap}`);
+  }
+  if (!Number.isInteger(maxSection) || maxSection < 10) bad(`maxSection must be an integer of at least 10, got ${maxSection}`);
+  return { chunkSize, overlap, maxSection };
+}
+
+/** sha256 hex of a chunk's text (UTF-8). */
+export function contentHash(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
+
+/** `headings` in document order; a copy is sorted only when the caller's list is not. */
+function inOrder(headings: Heading[]): Heading[] {
+  for (let i = 1; i < headings.length; i++) {
+    if (headings[i]!.start < headings[i - 1]!.start) return [...headings].sort((a, b) => a.start - b.start);
+  }
+  return headings;
+}
+
+/** Push `heading` onto the open-heading stack, closing every heading of the same or a deeper level. */
+function enter(stack: Heading[], heading: Heading): void {
+  while (stack.length > 0 && stack[stack.length - 1]!.level >= heading.level) stack.pop();
+  stack.push(heading);
+}
+
+/**
+ * The heading path (outermost first) in force at `offset`: every heading that starts at or before
+ * it and has not been closed by a later heading of the same or a higher level. A skipped level
+ * (`#` then `###`) simply nests.
+ */
+export function headingPathAt(headings: Heading[], offset: number): string[] {
+  const stack: Heading[] = [];
+  for (const heading of inOrder(headings)) {
+    if (heading.start > offset) break;
+    enter(stack, heading);
+  }
+  return stack.map((h) => h.text);
+}
+
+function isBlank(text: string, start: number, end: number): boolean {
+  return skipWhitespace(text, start, end) === end;
+}
+
+/** Cut points that split `[start, end)` into pieces of at most maxSection, as even as the text allows. */
+function splitPoints(text: string, start: number, end: number, maxSection: number): number[] {
+  const cuts: number[] = [];
+  for (let pos = start; end - pos > maxSection; ) {
+    const remaining = end - pos;
+    const piece = Math.ceil(remaining / Math.ceil(remaining / maxSection));
+    const half = Math.floor(piece / 2);
+    const lo = pos + half;
+    const hi = pos + Math.min(maxSection, remaining - half);
+    const cut = findCut(text, lo, hi, pos + piece, true) ?? graphemeBoundary(text, pos + piece, lo - 1, hi);
+    cuts.push(cut);
+    pos = cut;
+  }
+  return cuts;
+}
+
+/**
+ * Parent sections: bounded by headings (a section starts at its heading line; text before the first
+ * heading is a section with headingPath `[]`); a section longer than maxSection is split into
+ * near-equal pieces (between maxSection/2 and maxSection) at paragraph or sentence ends. Sections
+ * are contiguous and cover the text, except that whitespace-only sections are dropped.
+ */
+export function buildSections(text: string, headings: Heading[], options?: ChunkOptions): SectionSpan[] {
+  const { maxSection } = resolveOptions(options);
+  const starts: number[] = [0];
+  const paths: string[][] = [[]];
+  const stack: Heading[] = [];
+  for (const heading of inOrder(headings)) {
+    if (heading.start < 0 || heading.start >= text.length) continue;
+    enter(stack, heading);
+    const path = stack.map((h) => h.text);
+    // Two headings at one offset (or one at 0): the later one names the section.
+    if (starts[starts.length - 1] === heading.start) paths[paths.length - 1] = path;
+    else {
+      starts.push(heading.start);
+      paths.push(path);
+    }
+  }
+  const sections: SectionSpan[] = [];
+  for (let i = 0; i < starts.length; i++) {
+    const start = starts[i]!;
+    const end = i + 1 < starts.length ? starts[i + 1]! : text.length;
+    const bounds = [start, ...splitPoints(text, start, end, maxSection), end];
+    for (let j = 0; j + 1 < bounds.length; j++) {
+      if (isBlank(text, bounds[j]!, bounds[j + 1]!)) continue;
+      sections.push({ index: sections.length, start: bounds[j]!, end: bounds[j + 1]!, headingPath: paths[i]! });
+    }
+  }
+  return sections;
+}
+
+/** Where the chunk starting at `start` should end (before trimming), within `[start, sectionEnd]`. */
+function chunkEnd(text: string, start: number, sectionEnd: number, chunkSize: number): number {
+  const longest = Math.floor(chunkSize * STRETCH);
+  if (sectionEnd - start <= longest) return sectionEnd;
+  const target = start + chunkSize;
+  const lo = start + Math.floor(chunkSize / 2);
+  const hi = start + longest;
+  return findCut(text, lo, hi, target, false) ?? graphemeBoundary(text, target, start, hi);
+}
+
+/** The chunks of one section, appended to `out`. */
+function chunkSection(text: string, section: SectionSpan, opts: ResolvedOptions, out: ChunkSpan[]): void {
+  let start = skipWhitespace(text, section.start, section.end);
+  while (start < section.end) {
+    const end = chunkEnd(text, start, section.end, opts.chunkSize);
+    const trimmed = trimEndAt(text, start, end);
+    const body = text.slice(start, trimmed);
+    out.push({ index: out.length, sectionIndex: section.index, start, end: trimmed, text: body, hash: contentHash(body) });
+    if (end >= section.end) break;
+    // Strictly after `start` (see overlapStart), so the loop always advances.
+    start = skipWhitespace(text, overlapStart(text, start, trimmed, opts.overlap), section.end);
+  }
+}
+
+/**
+ * Child chunks of every section: about chunkSize characters each (never more than 1.25×), cut at
+ * sentence ends, else at line breaks, clause marks or spaces, else between graphemes; consecutive
+ * chunks of a section share about `overlap` characters. A chunk never crosses its section, never
+ * starts or ends with whitespace, and is never empty. Work and chunk count are linear in the text.
+ */
+export function chunkSections(text: string, sections: SectionSpan[], options?: ChunkOptions): ChunkSpan[] {
+  const opts = resolveOptions(options);
+  const out: ChunkSpan[] = [];
+  for (const section of sections) {
+    if (section.start < 0 || section.end > text.length || section.start > section.end) {
+      throw new SiftError(
+        'internal',
+        `Chunking: section ${section.index} [${section.start}, ${section.end}) lies outside the page text (length ${text.length}).`,
+      );
+    }
+    chunkSection(text, section, opts, out);
+  }
+  return out;
+}
+

@@ -1,0 +1,96 @@
+/**
+ * Request/response over a worker thread: each request gets an id, results come back in any
+ * order, large results are transferred rather than copied, and a worker that crashes rejects
+ * everything in flight with a clear error instead of leaving callers hanging.
+ */
+import { parentPort, Worker } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+interface Envelope<T> {
+  id: number;
+  ok: boolean;
+  value?: T;
+  error?: string;
+}
+
+/** Set by the Electron bundle (esbuild `define`): workers are compiled `.cjs` files beside main.cjs. */
+declare const __SIFT_BUNDLED__: boolean | undefined;
+
+/**
+ * Start the worker whose implementation is `moduleUrl` (a `.ts` file URL, from `import.meta.url`).
+ * `bundledName` names its compiled file in the Electron bundle (e.g. `ingest-worker.cjs`).
+ */
+export function spawnWorker(moduleUrl: URL, bundledName: string): Worker {
+  if (typeof __SIFT_BUNDLED__ !== 'undefined' && __SIFT_BUNDLED__) {
+    return new Worker(path.join(__dirname, bundledName));
+  }
+  const entry = fileURLToPath(new URL('./entry.mjs', import.meta.url));
+  return new Worker(entry, { workerData: { siftWorkerModule: moduleUrl.href } });
+}
+
+/** The calling side of a worker: `call(request)` resolves with the worker's answer. */
+export class WorkerClient<Req, Res> {
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (v: Res) => void; reject: (e: Error) => void }>();
+  private failure: Error | null = null;
+
+  constructor(
+    private readonly worker: Worker,
+    /** Names the worker in error messages, e.g. `the ingest worker`. */
+    private readonly label: string,
+  ) {
+    worker.on('message', (msg: Envelope<Res>) => {
+      const p = this.pending.get(msg.id);
+      if (!p) return;
+      this.pending.delete(msg.id);
+      if (msg.ok) p.resolve(msg.value as Res);
+      else p.reject(new Error(msg.error ?? `${label} failed`));
+    });
+    worker.on('error', (err) => this.failAll(new Error(`${label} crashed: ${err.message}`)));
+    worker.on('exit', (code) => this.failAll(new Error(`${label} stopped (exit code ${code})`)));
+  }
+
+  /** Send one request. Rejects if the worker fails or has stopped. */
+  call(request: Req, transfer: ArrayBuffer[] = []): Promise<Res> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise<Res>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, request }, transfer);
+    });
+  }
+
+  /** Requests sent and not yet answered. */
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
+  /** Stop the worker; anything in flight is rejected. */
+  async close(): Promise<void> {
+    this.failAll(new Error(`${this.label} was closed`));
+    await this.worker.terminate();
+  }
+
+  private failAll(err: Error): void {
+    this.failure ??= err;
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+  }
+}
+
+/**
+ * The worker side: answer every request with `handler`. `transferOf` names the buffers of a
+ * result to transfer instead of copy.
+ */
+export function serveRequests<Req, Res>(handler: (request: Req) => Promise<Res>, transferOf: (result: Res) => ArrayBuffer[] = () => []): void {
+  const port = parentPort;
+  if (!port) throw new Error('serveRequests must run inside a worker thread');
+  port.on('message', (msg: { id: number; request: Req }) => {
+    handler(msg.request).then(
+      (value) => port.postMessage({ id: msg.id, ok: true, value } satisfies Envelope<Res>, transferOf(value)),
+      (err: unknown) => port.postMessage({ id: msg.id, ok: false, error: err instanceof Error ? err.message : String(err) } satisfies Envelope<Res>),
+    );
+  });
+}
+

@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import { findAttributedQuotes, parseCitationMarkers, quoteMatches } from './citations';
+
+describe('parseCitationMarkers', () => {
+  // [name, text, expected markers as [raw, numbers]]
+  const rows: [string, string, [string, number[]][]][] = [
+    ['ASCII brackets', 'Restart the gateway [1].', [['[1]', [1]]]],
+    ['full-width brackets', '重启网关［2］。', [['［2］', [2]]]],
+    ['CJK lenticular brackets', '重启网关【3】。', [['【3】', [3]]]],
+    ['two markers side by side', 'Both [1][2].', [['[1]', [1]], ['[2]', [2]]]],
+    ['a list with a space', 'Both [1, 2].', [['[1, 2]', [1, 2]]]],
+    ['a list without a space', 'Both [1,2].', [['[1,2]', [1, 2]]]],
+    ['a list with a full-width comma', '两者【1，2】。', [['【1，2】', [1, 2]]]],
+    ['a list with an ideographic comma', '两者［1、3］。', [['［1、3］', [1, 3]]]],
+    ['full-width digits', '见［１２］。', [['［１２］', [12]]]],
+    ['a range expands', 'See [1-3].', [['[1-3]', [1, 2, 3]]]],
+    ['a range with an en dash and a list', 'See [2–3, 5].', [['[2–3, 5]', [2, 3, 5]]]],
+    ['a range of length one', 'See [4-4].', [['[4-4]', [4]]]],
+    ['a reversed range is not a marker', 'See [3-1].', []],
+    ['a range longer than 20 is not a marker', 'Years [1-21].', []],
+    ['repeated numbers count once', 'See [2, 2, 1].', [['[2, 2, 1]', [2, 1]]]],
+    ['directly after CJK text needs no space', '结论[1]。', [['[1]', [1]]]],
+    ['after punctuation', 'It works.[1]', [['[1]', [1]]]],
+    ['the largest number', 'See [999].', [['[999]', [999]]]],
+    ['four digits are not a citation', 'See [1000].', []],
+    ['zero is not a citation', 'See [0].', []],
+    ['a leading zero is not a citation', 'See [01].', []],
+    ['a wiki reference is not a marker', 'Read [[wiki/x]] first.', []],
+    ['doubled brackets around a number are not a marker', 'Read [[1]] first.', []],
+    ['a markdown link is not a marker', 'See [1](https://example.com).', []],
+    ['a checked checkbox is not a marker', '- [x] done', []],
+    ['an empty checkbox is not a marker', '- [ ] todo', []],
+    ['an array index is not a marker', 'Use arr[1] here.', []],
+    ['after a digit or underscore is not a marker', 'x2[1] and a_b[2] and $[3]', []],
+    ['mismatched brackets are not a marker', 'See [1】 and 【2].', []],
+    ['a trailing separator is not a marker', 'See [1,].', []],
+    ['an empty bracket is not a marker', 'See [].', []],
+    ['words are not a marker', 'See [note 1].', []],
+    ['inside inline code is not a marker', 'Call `f([1])` then [2].', [['[2]', [2]]]],
+    ['inside a double-backtick span is not a marker', 'Call ``a ` [1]`` then [2].', [['[2]', [2]]]],
+    ['an unmatched backtick is literal', 'a ` b [1]', [['[1]', [1]]]],
+    ['inside a fenced code block is not a marker', 'Before [1].\n```js\nx = [2];\n```\nAfter [3].', [['[1]', [1]], ['[3]', [3]]]],
+    ['inside a tilde fence is not a marker', '~~~\n[1]\n~~~\n[2]', [['[2]', [2]]]],
+    ['an unclosed fence runs to the end (streaming)', 'Before [1].\n```\n[2]', [['[1]', [1]]]],
+    ['a marker does not span lines', 'See [1\n].', []],
+  ];
+
+  it.each(rows)('%s', (_name, text, expected) => {
+    expect(parseCitationMarkers(text).map((m) => [m.raw, m.numbers])).toEqual(expected);
+  });
+
+  it('reports offsets that slice back to the marker', () => {
+    const text = '网关【1，2】重启后恢复 [3]';
+    const markers = parseCitationMarkers(text);
+    expect(markers.map((m) => [m.start, m.end])).toEqual([
+      [2, 7],
+      [13, 16],
+    ]);
+    for (const m of markers) expect(text.slice(m.start, m.end)).toBe(m.raw);
+  });
+});
+
+describe('findAttributedQuotes', () => {
+  // [name, text, expected [quote, numbers, markerIndex]]
+  const rows: [string, string, [string, number[], number][]][] = [
+    ['straight quotes', 'The log says "connection reset" [1].', [['connection reset', [1], 0]]],
+    ['curly quotes, no space', 'It says “retry twice”[2].', [['retry twice', [2], 0]]],
+    ['corner brackets', '文档写道「先重启网关」【1】。', [['先重启网关', [1], 0]]],
+    ['white corner brackets', '文档写道『重启』［2］。', [['重启', [2], 0]]],
+    ['a full-width space between', '文档写道「先重启」\u3000[1]', [['先重启', [1], 0]]],
+    ['a run of markers after one quote', 'It says “retry” [1][2] and more [3].', [['retry', [1, 2], 0]]],
+    ['the second quote gets the second marker', '“a” [1] then “b” [2]', [['a', [1], 0], ['b', [2], 1]]],
+    ['nested corner brackets', '「外「内」外」[1]', [['外「内」外', [1], 0]]],
+    ['no quote before the marker', 'Plain claim [1].', []],
+    ['punctuation between quote and marker breaks the link', '“retry”。[1]', []],
+    ['a line break between quote and marker breaks the link', '“retry”\n[1]', []],
+    ['an empty quote is ignored', 'Empty “” [1]', []],
+    ['a quote does not reach across a blank line', 'a “b\n\nc” [1]', []],
+  ];
+
+  it.each(rows)('%s', (_name, text, expected) => {
+    const found = findAttributedQuotes(text, parseCitationMarkers(text));
+    expect(found.map((q) => [q.quote, q.numbers, q.markerIndex])).toEqual(expected);
+  });
+});
+
+describe('quoteMatches', () => {
+  const passage = '重启网关后，\n连接恢复正常。Use  the\tOllama server\nto answer.';
+  // [name, quote, passage, expected]
+  const rows: [string, string, string, boolean][] = [
+    ['exact substring', '连接恢复正常', passage, true],
+    ['a line break between Chinese characters is ignored', '重启网关后，连接恢复正常', passage, true],
+    ['spaces inside Chinese in the quote are ignored', '重启 网关', passage, true],
+    ['runs of whitespace are one space', 'Use the Ollama server to answer', passage, true],
+    ['surrounding whitespace is trimmed', '  Ollama server  ', passage, true],
+    ['a space between Chinese and English is optional', '正常。 Use the', passage, true],
+    ['a missing space between English words matters', 'theOllama', passage, false],
+    ['case matters', 'use the ollama', passage, false],
+    ['different words do not match', '连接失败', passage, false],
+    ['punctuation width matters', '重启网关后,', passage, false],
+    ['an empty quote never matches', '', passage, false],
+    ['a whitespace-only quote never matches', ' \n ', passage, false],
+    ['Korean spaces still count', '안녕하세요', '안녕 하세요', false],
+  ];
+
+  it.each(rows)('%s', (_name, quote, text, expected) => {
+    expect(quoteMatches(quote, text)).toBe(expected);
+  });
+});
