@@ -3,7 +3,7 @@
  * `invoke`, events forwarded to the window. Everything else lives in electron/core.
  */
 import path from 'node:path';
-import { app, BrowserWindow, ipcMain, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, session, shell } from 'electron';
 import { createSift, embeddingConfigFromEnv, type Sift } from './core';
 import { IPC_EVENT, IPC_INVOKE } from '../shared/ipc';
 import { CONTENT_SECURITY_POLICY } from './hosts/csp';
@@ -46,7 +46,15 @@ void app.whenReady().then(() => {
   });
   const core = createSift({ dataDir: process.env.SIFT_DATA_DIR ?? app.getPath('userData'), autoIndex: true, watch: true, embedding: embeddingConfigFromEnv() });
   sift = core;
-  ipcMain.handle(IPC_INVOKE, (_event, op: unknown, args: unknown) => core.invoke(String(op), args));
+  ipcMain.handle(IPC_INVOKE, async (event, op: unknown, args: unknown) => {
+    // The one operation only this host can answer: the OS folder picker.
+    if (op === 'app.pickFolder') {
+      const win = BrowserWindow.fromWebContents(event.sender);
+      const picked = win ? await dialog.showOpenDialog(win, { properties: ['openDirectory'] }) : null;
+      return { ok: true, value: { supported: true, path: picked && !picked.canceled ? (picked.filePaths[0] ?? null) : null } };
+    }
+    return core.invoke(String(op), args);
+  });
   createWindow(core);
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) createWindow(core);

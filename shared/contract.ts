@@ -4,6 +4,7 @@
  * Hosts (Electron IPC, HTTP/SSE, CLI) and clients derive everything from these tables.
  */
 import { z } from 'zod';
+import { ChatMessage, Citation, Conversation, Decision, LlmStatus, Reference } from './chat-models';
 import { AppInfo, Evidence, Folder, IngestStatus, KnowledgeBase, ModelProgress, PageDetail, PageSummary, SearchMode, SearchResult } from './models';
 
 /** Declare one operation: its argument schema and its result schema. */
@@ -21,6 +22,8 @@ const FolderPath = z.string().trim().min(1, 'a folder path is required');
 /** Every operation of the contract, by name. */
 export const operations = {
   'app.info': op(z.object({}), AppInfo),
+  /** Ask the person to pick a folder with the OS dialog (Electron only; elsewhere `supported: false`). */
+  'app.pickFolder': op(z.object({}), z.object({ supported: z.boolean(), path: z.string().nullable() })),
 
   'kb.create': op(z.object({ name: KbName }), KnowledgeBase),
   'kb.list': op(z.object({}), z.array(KnowledgeBase)),
@@ -34,6 +37,30 @@ export const operations = {
   /** Start (or queue another) indexing run in the background; returns the status at once. */
   'ingest.start': op(z.object({ kb: KbRef }), IngestStatus),
   'ingest.status': op(z.object({ kb: KbRef }), IngestStatus),
+
+  'conversations.list': op(z.object({ kb: KbRef }), z.array(Conversation)),
+  'conversations.create': op(z.object({ kb: KbRef, title: z.string().trim().max(200).optional() }), Conversation),
+  'conversations.rename': op(z.object({ id: z.string().min(1), title: z.string().trim().min(1).max(200) }), Conversation),
+  'conversations.delete': op(z.object({ id: z.string().min(1) }), z.object({ id: z.string() })),
+  'conversations.get': op(z.object({ id: z.string().min(1) }), z.object({ conversation: Conversation, messages: z.array(ChatMessage) })),
+
+  /** Start a chat turn; it runs in the background and streams events carrying `turnId`. */
+  'chat.send': op(
+    z.object({
+      kb: KbRef.nullable(),
+      /** Continue this conversation; a new one is created when omitted. */
+      conversationId: z.string().optional(),
+      message: z.string().trim().min(1, 'the message is empty').max(20_000),
+      /** Ollama model; default: the configured one, else the first installed. */
+      model: z.string().optional(),
+      /** Reasoning on/off for models that support it; default: the model's own. */
+      think: z.boolean().optional(),
+    }),
+    z.object({ turnId: z.string(), conversationId: z.string(), userMessageId: z.string() }),
+  ),
+  /** Stop a running turn; the partial answer is kept. */
+  'chat.cancel': op(z.object({ turnId: z.string().min(1) }), z.object({ cancelled: z.boolean() })),
+  'llm.status': op(z.object({}), LlmStatus),
 
   'pages.list': op(z.object({ kb: KbRef }), z.array(PageSummary)),
   'search.query': op(
@@ -79,6 +106,19 @@ export const events = {
   'ingest.progress': IngestStatus,
   /** An embedding model is downloading or loading. */
   'model.progress': ModelProgress,
+
+  // A chat turn, in this order when it searches: search.started → search.done | search.empty |
+  // search.failed → (tool.called, tool.result)* → answer.token* → answer.done | answer.failed.
+  'turn.started': z.object({ turnId: z.string(), conversationId: z.string(), userMessageId: z.string() }),
+  'search.started': z.object({ turnId: z.string(), query: z.string() }),
+  'search.done': z.object({ turnId: z.string(), count: z.number().int(), paths: z.array(z.string()) }),
+  'search.empty': z.object({ turnId: z.string() }),
+  'search.failed': z.object({ turnId: z.string(), message: z.string() }),
+  'tool.called': z.object({ turnId: z.string(), name: z.string(), arguments: z.unknown() }),
+  'tool.result': z.object({ turnId: z.string(), name: z.string(), ok: z.boolean(), summary: z.string() }),
+  'answer.token': z.object({ turnId: z.string(), text: z.string() }),
+  'answer.done': z.object({ turnId: z.string(), message: ChatMessage, citations: z.array(Citation), references: z.array(Reference), decision: Decision }),
+  'answer.failed': z.object({ turnId: z.string(), code: z.string(), message: z.string(), partial: ChatMessage.nullable() }),
 } as const;
 
 /** The name of an operation, such as `kb.create`. */

@@ -69,6 +69,10 @@ export function createSift(config: SiftConfig): Sift {
     async 'app.info'() {
       return { version: VERSION, dataDir: config.dataDir, appSchemaVersion: appMigrations.length, kbSchemaVersion: kbMigrations.length };
     },
+    // Only the Electron host can show a native dialog; it answers this operation itself.
+    async 'app.pickFolder'() {
+      return { supported: false, path: null };
+    },
     ...knowledgeBaseHandlers(ctx),
     ...folderHandlers(ctx),
     ...ingestHandlers(ctx, indexer),

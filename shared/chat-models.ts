@@ -1,0 +1,95 @@
+/**
+ * The shapes of conversations and chat turns: messages, the passages a turn used, the citations
+ * found in the answer (validated by code, never trusted from the model), and the references list.
+ */
+import { z } from 'zod';
+import { Passage, Provenance, Timestamp } from './models';
+
+/** One `[n]` in an answer, checked against the turn's passages. */
+export const Citation = z.object({
+  /** The number as written, 1-based. */
+  number: z.number().int(),
+  /** True when `number` names one of the turn's passages; invalid ones are never links. */
+  valid: z.boolean(),
+  /** The marker's span in the answer text. */
+  markerStart: z.number().int(),
+  markerEnd: z.number().int(),
+  /** A quotation the answer attributes to this citation, if any. */
+  quote: z.string().nullable(),
+  /** Whether that quotation occurs in the passage (whitespace-normalised); null without a quote. */
+  quoteVerified: z.boolean().nullable(),
+});
+export type Citation = z.infer<typeof Citation>;
+
+/** One entry of the references list under an answer: built from a cited passage by code. */
+export const Reference = z.object({
+  number: z.number().int(),
+  title: z.string(),
+  pagePath: z.string(),
+  provenance: Provenance,
+  /** The passage text (the quote shown under the answer). */
+  quote: z.string(),
+  evidenceId: z.string(),
+  start: z.number().int(),
+  end: z.number().int(),
+});
+export type Reference = z.infer<typeof Reference>;
+
+/** How the turn ended up: it answered, found nothing relevant, or asked the person to clarify. */
+export const Decision = z.enum(['answered', 'refused', 'clarification']);
+export type Decision = z.infer<typeof Decision>;
+
+/** What a turn did, stored with the assistant's message. */
+export const TurnInfo = z.object({
+  turnId: z.string(),
+  /** complete; cancelled (partial answer kept); failed (partial kept); llm_unavailable (extractive answer). */
+  status: z.enum(['complete', 'cancelled', 'failed', 'llm_unavailable']),
+  searched: z.boolean(),
+  /** Why the turn did or did not search (trigger policy). */
+  trigger: z.string(),
+  /** Numbered passages: passage i is `[i + 1]`. */
+  passages: z.array(Passage),
+  citations: z.array(Citation),
+  references: z.array(Reference),
+  decision: Decision,
+  searchError: z.string().nullable(),
+  model: z.string().nullable(),
+  timings: z.object({ totalMs: z.number(), searchMs: z.number().nullable(), firstTokenMs: z.number().nullable() }),
+});
+export type TurnInfo = z.infer<typeof TurnInfo>;
+
+/** A message of a conversation. */
+export const ChatMessage = z.object({
+  id: z.string(),
+  conversationId: z.string(),
+  role: z.enum(['user', 'assistant']),
+  content: z.string(),
+  createdAt: Timestamp,
+  /** Assistant messages: what the turn did. */
+  turn: TurnInfo.nullable(),
+});
+export type ChatMessage = z.infer<typeof ChatMessage>;
+
+/** A conversation of one knowledge base. */
+export const Conversation = z.object({
+  id: z.string(),
+  kbId: z.string(),
+  title: z.string(),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  messageCount: z.number().int(),
+});
+export type Conversation = z.infer<typeof Conversation>;
+
+/** Whether the Ollama server answers, and what it offers. */
+export const LlmStatus = z.object({
+  reachable: z.boolean(),
+  host: z.string(),
+  version: z.string().nullable(),
+  models: z.array(z.string()),
+  /** The model chat turns use (configured, or the first installed), or null. */
+  model: z.string().nullable(),
+  /** What is wrong and what to do, when something is. */
+  message: z.string().nullable(),
+});
+export type LlmStatus = z.infer<typeof LlmStatus>;
