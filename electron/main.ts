@@ -44,7 +44,7 @@ void app.whenReady().then(() => {
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
   });
-  const core = createSift({ dataDir: process.env.SIFT_DATA_DIR ?? app.getPath('userData'), autoIndex: true, watch: true, embedding: embeddingConfigFromEnv() });
+  const core = createSift({ dataDir: process.env.SIFT_DATA_DIR ?? app.getPath('userData'), autoIndex: true, watch: true, embedding: embeddingConfigFromEnv(), chat: { host: process.env.OLLAMA_HOST || undefined } });
   sift = core;
   ipcMain.handle(IPC_INVOKE, async (event, op: unknown, args: unknown) => {
     // The one operation only this host can answer: the OS folder picker.

@@ -55,6 +55,8 @@ export const operations = {
       model: z.string().optional(),
       /** Reasoning on/off for models that support it; default: the model's own. */
       think: z.boolean().optional(),
+      /** The turn's id, chosen by the client so it can match events from the first one; default a new UUID. */
+      turnId: z.string().uuid().optional(),
     }),
     z.object({ turnId: z.string(), conversationId: z.string(), userMessageId: z.string() }),
   ),

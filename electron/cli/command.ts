@@ -8,13 +8,15 @@ import { UsageError } from './usage';
 export interface CommandIo {
   out(line: string): void;
   err(line: string): void;
+  /** Write without a line break (streamed answers). Default: like `out`. */
+  write?(text: string): void;
 }
 
 /** What a command is given. */
 export interface CommandInput {
   sift: Sift;
   args: string[];
-  flags: { json?: boolean; port?: string; static?: string; watch?: boolean; 'top-k'?: string; mode?: string };
+  flags: { json?: boolean; port?: string; static?: string; watch?: boolean; 'top-k'?: string; mode?: string; model?: string; 'ollama-host'?: string; conversation?: string };
   io: CommandIo;
 }
 

@@ -70,7 +70,7 @@ export const kbCommands: Record<string, Command> = {
   serve: {
     words: 1,
     keepsRunning: true,
-    core: () => ({ autoIndex: true, watch: true }),
+    core: () => ({ autoIndex: true, watch: true, chat: { host: process.env.OLLAMA_HOST || undefined } }),
     async run({ sift, flags, io }) {
       const port = flags.port === undefined ? 0 : Number(flags.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, got ${flags.port}`);

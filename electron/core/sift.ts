@@ -12,6 +12,9 @@ import { EmbeddingService, type EmbeddingConfig } from './embedding';
 import { EventBus } from './events';
 import { ingestHandlers } from './ingest/handlers';
 import { searchHandlers } from './search/handlers';
+import { chatHandlers, TurnRegistry } from './chat/handlers';
+import type { ChatSettings } from './chat/turn';
+import { createLlmClient } from './llm/ollama-client';
 import type { SearchOptions } from './search/search';
 import { Indexer, type IndexerOptions } from './ingest/indexer';
 import { FolderWatcher } from './ingest/watcher';
@@ -32,6 +35,8 @@ export interface SiftConfig {
   embedding?: EmbeddingConfig;
   /** Indexing tunables (file-size cap, concurrency, batch size). */
   indexer?: IndexerOptions;
+  /** The Ollama server and chat settings. Host default `http://127.0.0.1:11434`. */
+  chat?: Partial<ChatSettings> & { host?: string; connectTimeoutMs?: number; idleTimeoutMs?: number };
   /** Search tunables (stage sizes, MMR λ, exact-search threshold). */
   search?: SearchOptions;
   /** Index every knowledge base at start and whenever its folders change. Default false (the CLI indexes on request). */
@@ -64,6 +69,10 @@ export function createSift(config: SiftConfig): Sift {
   const embedding = new EmbeddingService(config.embedding ?? { provider: 'transformers' }, paths.models, ctx.events);
   const indexer = new Indexer(ctx, () => embedding.get(), config.indexer);
   const watcher = config.watch ? new FolderWatcher(indexer) : null;
+  const { host, connectTimeoutMs, idleTimeoutMs, ...chatOverrides } = config.chat ?? {};
+  const llm = createLlmClient({ host, connectTimeoutMs, idleTimeoutMs });
+  const chatSettings: ChatSettings = { searchBudget: 3, maxRounds: 4, maxBadArguments: 2, numCtx: 8192, contextPercent: 20, topK: 8, ...chatOverrides };
+  const turns = new TurnRegistry();
 
   const handlers: Handlers = {
     async 'app.info'() {
@@ -77,6 +86,7 @@ export function createSift(config: SiftConfig): Sift {
     ...folderHandlers(ctx),
     ...ingestHandlers(ctx, indexer),
     ...searchHandlers(ctx, () => embedding.get(), config.search),
+    ...chatHandlers(ctx, { llm, settings: chatSettings, embedder: () => embedding.get(), searchOptions: config.search, turns }),
   };
 
   // Keep indexing and watching in step with the knowledge bases and their folders.
@@ -116,6 +126,7 @@ export function createSift(config: SiftConfig): Sift {
     },
     async close() {
       stopFollowing();
+      await turns.close();
       await watcher?.close();
       await indexer.close();
       await embedding.close();

@@ -1,0 +1,144 @@
+/**
+ * The agent loop of a chat turn: stream the model's answer; when it calls `kb_search` or
+ * `read_page`, run the tool (inside a per-turn search budget counted before each search), append
+ * new passages with continued numbering, and let it go on — for a bounded number of rounds.
+ * Broken tool arguments from small models are recovered or answered with a retry hint.
+ */
+import { SiftError } from '../../../shared/errors';
+import type { Passage, SearchResult } from '../../../shared/models';
+import { parseWikiRefs } from '../../../shared/wiki-refs';
+import type { EventBus } from '../events';
+import type { LlmClient, LlmMessage, LlmToolCall } from '../llm/types';
+import { TOOLS, formatPassage } from './prompt';
+import { recoverToolArguments } from './tool-args';
+
+/** Limits of one turn. */
+export interface AgentLimits {
+  /** Searches per turn, the automatic one included. Default 3 (1–10). */
+  searchBudget: number;
+  /** Model rounds per turn (each tool round is one). Default 4 (1–10). */
+  maxRounds: number;
+  /** Broken tool calls answered with a hint before the model is told to stop calling tools. Default 2. */
+  maxBadArguments: number;
+}
+
+/** What the loop needs from the turn. */
+export interface AgentDeps {
+  turnId: string;
+  llm: LlmClient;
+  model: string;
+  think: boolean | undefined;
+  numCtx: number;
+  events: EventBus;
+  signal: AbortSignal;
+  limits: AgentLimits;
+  /** Search the turn's knowledge base, or null when the turn has none. */
+  search: ((query: string, topK: number) => Promise<SearchResult>) | null;
+  /** Read `[start, end)` of a page as a passage. */
+  readPage: ((path: string, start: number | undefined, end: number | undefined) => Promise<Passage>) | null;
+  /** Passages so far (mutated: tools append). Passage i is `[i + 1]`. */
+  passages: Passage[];
+  /** Searches already made this turn (the automatic one counts). */
+  searchesUsed: number;
+  onToken(text: string): void;
+}
+
+const EXPECTED: Record<string, string> = {
+  kb_search: '{"query": "what to look for", "topK": 5}',
+  read_page: '{"path": "wiki/…", "start": 0, "end": 2000}',
+};
+
+/** Add a passage unless one of the same page and overlapping span is there; returns its number. */
+function addPassage(passages: Passage[], p: Passage): { number: number; added: boolean } {
+  const i = passages.findIndex((q) => q.pagePath === p.pagePath && q.start < p.end && p.start < q.end);
+  if (i >= 0) return { number: i + 1, added: false };
+  passages.push(p);
+  return { number: passages.length, added: true };
+}
+
+/** Run one tool call; returns the text the model gets back. */
+async function runTool(deps: AgentDeps, call: LlmToolCall, bad: { count: number }): Promise<string> {
+  const { events, turnId } = deps;
+  events.emit('tool.called', { turnId, name: call.name, arguments: call.arguments });
+  const result = (ok: boolean, summary: string, content: string) => {
+    events.emit('tool.result', { turnId, name: call.name, ok, summary });
+    return content;
+  };
+  if (!(call.name in EXPECTED) || (call.name === 'kb_search' && !deps.search) || (call.name === 'read_page' && !deps.readPage)) {
+    return result(false, 'unknown tool', `There is no tool "${call.name}" here. Answer with the passages you have.`);
+  }
+  const args = recoverToolArguments(call.name, call.arguments, EXPECTED[call.name]!);
+  if (!args.ok) {
+    bad.count++;
+    const stop = bad.count > deps.limits.maxBadArguments ? ' Do not call tools again; answer now with the passages you have.' : '';
+    return result(false, `${args.problem} arguments`, args.hint + stop);
+  }
+  if (call.name === 'kb_search') return result(...(await searchTool(deps, args.args)));
+  return result(...(await readTool(deps, args.args)));
+}
+
+async function searchTool(deps: AgentDeps, args: Record<string, unknown>): Promise<[boolean, string, string]> {
+  const query = typeof args.query === 'string' ? args.query.trim() : '';
+  if (!query) return [false, 'no query', 'kb_search needs a "query" string, e.g. {"query": "retry policy"}.'];
+  if (deps.searchesUsed >= deps.limits.searchBudget) {
+    return [false, 'search budget spent', `The search budget for this question is spent (${deps.limits.searchBudget} searches). Answer now with the passages you have, citing them as [n].`];
+  }
+  deps.searchesUsed++;
+  const topK = typeof args.topK === 'number' && Number.isInteger(args.topK) ? Math.min(10, Math.max(1, args.topK)) : 5;
+  let found: SearchResult;
+  try {
+    found = await deps.search!(query, topK);
+  } catch (err) {
+    return [false, 'search failed', `The search failed: ${(err as Error).message}. Answer with what you have and say the search failed.`];
+  }
+  if (found.passages.length === 0) return [true, 'nothing found', `Nothing in the knowledge base matches "${query}".`];
+  const lines = found.passages.map((p) => {
+    const { number, added } = addPassage(deps.passages, p);
+    return added ? formatPassage(p, number) : `[${number}] (already given above: ${p.pagePath})`;
+  });
+  return [true, `${found.passages.length} passage(s)`, lines.join('\n\n')];
+}
+
+async function readTool(deps: AgentDeps, args: Record<string, unknown>): Promise<[boolean, string, string]> {
+  const raw = typeof args.path === 'string' ? args.path.trim() : '';
+  const refs = parseWikiRefs(`[[${raw}]]`);
+  const path = refs.refs[0];
+  if (!path) return [false, 'bad path', `read_page needs a page path such as "wiki/notes.md"; "${raw}" is not one (${refs.rejected[0]?.reason ?? 'empty'}).`];
+  const start = typeof args.start === 'number' ? args.start : undefined;
+  const end = typeof args.end === 'number' ? args.end : undefined;
+  try {
+    const passage = await deps.readPage!(path, start, end);
+    const { number } = addPassage(deps.passages, passage);
+    return [true, `read ${path}`, formatPassage(passage, number)];
+  } catch (err) {
+    return [false, 'not found', err instanceof SiftError ? err.message : `Could not read ${path}.`];
+  }
+}
+
+/**
+ * Stream the answer, running tools as the model asks, until it answers without calling a tool or
+ * the rounds run out (the last round offers no tools, so the model has to answer). Returns the
+ * answer text; throws SiftError (cancelled, timeout, llm_error, llm_unavailable) with the text so
+ * far kept by `onToken`.
+ */
+export async function runAgent(deps: AgentDeps, messages: LlmMessage[]): Promise<string> {
+  let answer = '';
+  const bad = { count: 0 };
+  for (let round = 0; round < deps.limits.maxRounds; round++) {
+    const lastRound = round === deps.limits.maxRounds - 1;
+    const tools = deps.search && !lastRound ? TOOLS : undefined;
+    let roundText = '';
+    const calls: LlmToolCall[] = [];
+    for await (const chunk of deps.llm.chat({ model: deps.model, messages, tools, think: deps.think, signal: deps.signal, options: { num_ctx: deps.numCtx } })) {
+      if (chunk.type === 'token') {
+        roundText += chunk.text;
+        answer += chunk.text;
+        deps.onToken(chunk.text);
+      } else if (chunk.type === 'tool_calls') calls.push(...chunk.calls);
+    }
+    if (calls.length === 0) break;
+    messages.push({ role: 'assistant', content: roundText, toolCalls: calls });
+    for (const call of calls) messages.push({ role: 'tool', toolName: call.name, content: await runTool(deps, call, bad) });
+  }
+  return answer;
+}

@@ -1,0 +1,115 @@
+/**
+ * The chat operations of the contract: conversations, sending a turn (it runs in the background
+ * and streams events), cancelling it, and the Ollama status shown in the status bar.
+ */
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import type { Handlers } from '../../../shared/contract';
+import { SiftError } from '../../../shared/errors';
+import type { Passage } from '../../../shared/models';
+import type { CoreContext } from '../context';
+import { resolveKb } from '../kb/knowledge-bases';
+import type { LlmClient } from '../llm/types';
+import { buildPassage, pageByPath } from '../search/passages';
+import { searchKnowledgeBase, type QueryEmbedder, type SearchOptions } from '../search/search';
+import { addMessage, createConversation, deleteConversation, getConversation, listConversations, listMessages, renameConversation } from './conversations';
+import { runTurn, type ChatSettings } from './turn';
+
+/** Longest page excerpt `read_page` returns, in characters. */
+const READ_PAGE_MAX = 3000;
+
+/** Turns in progress, for cancelling and for a clean shutdown. */
+export class TurnRegistry {
+  private readonly running = new Map<string, { abort: AbortController; done: Promise<unknown> }>();
+
+  /** Start a turn; `run` receives its abort signal. */
+  start(turnId: string, run: (signal: AbortSignal) => Promise<unknown>): void {
+    const abort = new AbortController();
+    const done = run(abort.signal).finally(() => this.running.delete(turnId));
+    this.running.set(turnId, { abort, done });
+  }
+
+  /** Cancel a running turn; false when it is not running. */
+  cancel(turnId: string): boolean {
+    const turn = this.running.get(turnId);
+    turn?.abort.abort();
+    return turn !== undefined;
+  }
+
+  /** Cancel every turn and wait for each to store what it had. */
+  async close(): Promise<void> {
+    const all = [...this.running.values()];
+    for (const t of all) t.abort.abort();
+    await Promise.allSettled(all.map((t) => t.done));
+  }
+}
+
+function readPageOf(ctx: CoreContext, kbId: string) {
+  return async (pagePath: string, start: number | undefined, end: number | undefined): Promise<Passage> => {
+    const page = pageByPath(ctx.kbFiles.get(kbId), pagePath);
+    if (!page) throw new SiftError('not_found', `There is no page ${pagePath} in this knowledge base.`);
+    const from = Math.min(Math.max(0, start ?? 0), page.text.length);
+    const to = Math.min(page.text.length, Math.max(from, end ?? from + READ_PAGE_MAX), from + READ_PAGE_MAX);
+    return buildPassage(page, from, to, [], 'explicit');
+  };
+}
+
+/** Handlers for `conversations.*`, `chat.*` and `llm.status`. */
+export function chatHandlers(
+  ctx: CoreContext,
+  deps: { llm: LlmClient; settings: ChatSettings; embedder: QueryEmbedder; searchOptions?: SearchOptions; turns: TurnRegistry },
+): Pick<Handlers, 'conversations.list' | 'conversations.create' | 'conversations.rename' | 'conversations.delete' | 'conversations.get' | 'chat.send' | 'chat.cancel' | 'llm.status'> {
+  const db = ctx.appDb;
+  return {
+    async 'conversations.list'({ kb }) {
+      return listConversations(db, resolveKb(ctx, kb).id);
+    },
+    async 'conversations.create'({ kb, title }) {
+      return createConversation(db, resolveKb(ctx, kb).id, title);
+    },
+    async 'conversations.rename'({ id, title }) {
+      return renameConversation(db, id, title);
+    },
+    async 'conversations.delete'({ id }) {
+      deleteConversation(db, id);
+      return { id };
+    },
+    async 'conversations.get'({ id }) {
+      return { conversation: getConversation(db, id), messages: listMessages(db, id) };
+    },
+
+    async 'chat.send'(args) {
+      const kbId = args.kb === null ? null : resolveKb(ctx, args.kb).id;
+      if (!kbId && !args.conversationId) throw new SiftError('invalid_argument', 'chat.send: choose a knowledge base or continue a conversation');
+      const conversation = args.conversationId ? getConversation(db, args.conversationId) : createConversation(db, kbId!);
+      if (kbId && conversation.kbId !== kbId) throw new SiftError('invalid_argument', `conversation ${conversation.id} belongs to another knowledge base`);
+      const history = listMessages(db, conversation.id);
+      const userMessage = addMessage(db, conversation.id, 'user', args.message, null);
+      const turnId = args.turnId ?? randomUUID();
+      ctx.events.emit('turn.started', { turnId, conversationId: conversation.id, userMessageId: userMessage.id });
+      const search = kbId
+        ? (query: string, topK: number) => searchKnowledgeBase(ctx.kbFiles.get(kbId), { query, topK, mode: 'hybrid' }, deps.embedder, deps.searchOptions)
+        : null;
+      const request = { turnId, kbId, conversationId: conversation.id, message: args.message, history, model: args.model, think: args.think };
+      const turnDeps = { appDb: db, events: ctx.events, llm: deps.llm, logsDir: path.join(ctx.dataDir, 'logs'), settings: deps.settings, search, readPage: kbId ? readPageOf(ctx, kbId) : null };
+      deps.turns.start(turnId, (signal) => runTurn(request, turnDeps, signal));
+      return { turnId, conversationId: conversation.id, userMessageId: userMessage.id };
+    },
+
+    async 'chat.cancel'({ turnId }) {
+      return { cancelled: deps.turns.cancel(turnId) };
+    },
+
+    async 'llm.status'() {
+      const ping = await deps.llm.ping();
+      const host = deps.llm.host;
+      if (!ping.ok) {
+        return { reachable: false, host, version: null, models: [], model: null, message: `Ollama is not reachable at ${host}. Start it with \`ollama serve\`, then pull a model: \`ollama pull qwen3:4b\`.` };
+      }
+      const models = (await deps.llm.listModels().catch(() => [])).map((m) => m.name);
+      const model = deps.settings.model ?? models[0] ?? null;
+      const message = models.length === 0 ? 'Ollama has no model installed. Pull one: `ollama pull qwen3:4b`.' : model && !models.includes(model) ? `The model ${model} is not installed. Run \`ollama pull ${model}\`.` : null;
+      return { reachable: true, host, version: ping.version, models, model, message };
+    },
+  };
+}

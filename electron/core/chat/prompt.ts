@@ -1,0 +1,108 @@
+/**
+ * What the model is told: the system prompt (with the tools described in words too, because small
+ * local models often ignore tool schemas), the numbered passages in a hidden context block, and the
+ * conversation history — all inside the context budget.
+ */
+import type { ChatMessage } from '../../../shared/chat-models';
+import type { Passage } from '../../../shared/models';
+import type { LlmMessage, LlmTool } from '../llm/types';
+
+/** Share of the context window given to retrieved passages. Default 20 % (5–60). */
+export const DEFAULT_CONTEXT_PERCENT = 20;
+/** Passage budget when the model's context window is unknown, in characters. */
+export const DEFAULT_CONTEXT_CHARS = 4000;
+/** Characters per token assumed when turning a window in tokens into characters (Chinese ≈ 1–1.5, English ≈ 4). */
+export const CHARS_PER_TOKEN = 2;
+
+/** The passage budget in characters for a context window of `windowTokens` (null when unknown). */
+export function contextBudget(windowTokens: number | null, percent = DEFAULT_CONTEXT_PERCENT): number {
+  if (!windowTokens) return DEFAULT_CONTEXT_CHARS;
+  return Math.max(1000, Math.floor((windowTokens * CHARS_PER_TOKEN * percent) / 100));
+}
+
+/** The tools offered to the model. */
+export const TOOLS: LlmTool[] = [
+  {
+    name: 'kb_search',
+    description: 'Search the knowledge base for passages about a query. Returns numbered passages you can cite as [n].',
+    parameters: {
+      type: 'object',
+      properties: { query: { type: 'string', description: 'what to look for' }, topK: { type: 'integer', minimum: 1, maximum: 10 } },
+      required: ['query'],
+    },
+  },
+  {
+    name: 'read_page',
+    description: 'Read part of a knowledge-base page by its path (wiki/…), from character start to end.',
+    parameters: {
+      type: 'object',
+      properties: { path: { type: 'string' }, start: { type: 'integer', minimum: 0 }, end: { type: 'integer', minimum: 0 } },
+      required: ['path'],
+    },
+  },
+];
+
+/** How the retrieval went, which changes what the model is asked to do. */
+export type RetrievalState = 'found' | 'empty' | 'failed' | 'none';
+
+/** The system prompt. */
+export function systemPrompt(state: RetrievalState, searchError: string | null): string {
+  const lines = [
+    'You are Sift, an assistant that answers from the user\'s own knowledge base (their notes, papers, runbooks and code).',
+    'Answer in the language the user writes in. Be concise and precise.',
+    'Passages from the knowledge base are given as [1], [2], …. Support every statement taken from a passage with its number in square brackets, e.g. "… is 30 seconds [2]." Cite only numbers you were given. When you quote, quote the passage word for word.',
+    'Never invent sources, page names or numbers. Never ask the user to paste the article or document: everything available is in the passages or reachable with the tools.',
+    'Tools: kb_search(query, topK?) searches the knowledge base again and returns more numbered passages; read_page(path, start?, end?) reads a page. Call a tool only when the passages are not enough.',
+  ];
+  if (state === 'empty') lines.push('The knowledge base has nothing relevant to this question. Say so plainly in one or two sentences; do not ask the user to paste anything.');
+  if (state === 'failed') lines.push(`Searching the knowledge base failed (${searchError ?? 'unknown error'}). Tell the user that the search failed, then answer from general knowledge if you can, clearly marked as not from their knowledge base.`);
+  return lines.join('\n');
+}
+
+/** One passage as the model sees it: number, where it is from, the text. */
+export function formatPassage(p: Passage, n: number, maxChars = Infinity): string {
+  const where = [p.pagePath, p.title];
+  if (p.provenance.headingPath.length) where.push(p.provenance.headingPath.join(' › '));
+  if (p.provenance.pdfPages) where.push(`p. ${p.provenance.pdfPages[0]}${p.provenance.pdfPages[1] !== p.provenance.pdfPages[0] ? `–${p.provenance.pdfPages[1]}` : ''}`);
+  if (p.provenance.lines) where.push(`lines ${p.provenance.lines[0]}–${p.provenance.lines[1]}`);
+  const text = p.text.length > maxChars ? `${p.text.slice(0, maxChars)}…` : p.text;
+  return `[${n}] (${where.join(' · ')})\n${text}`;
+}
+
+/**
+ * The passages that fit the budget, in order: whole passages while they fit; the first one is
+ * always kept (cut to the budget if it alone is larger).
+ */
+export function fitPassages(passages: Passage[], budgetChars: number): Passage[] {
+  const kept: Passage[] = [];
+  let used = 0;
+  for (const p of passages) {
+    if (kept.length > 0 && used + p.text.length > budgetChars) break;
+    kept.push(p);
+    used += p.text.length;
+  }
+  return kept;
+}
+
+/** The user's message with the hidden context block of numbered passages before it. */
+export function userMessageWithContext(question: string, passages: Passage[], budgetChars: number): string {
+  if (passages.length === 0) return question;
+  const block = passages.map((p, i) => formatPassage(p, i + 1, budgetChars)).join('\n\n');
+  return `<knowledge_base_passages>\n${block}\n</knowledge_base_passages>\n\nQuestion: ${question}`;
+}
+
+/**
+ * Earlier messages of the conversation, newest kept first, within `budgetChars` (the oldest are
+ * dropped). Only the visible text is sent: the hidden context of earlier turns is not repeated.
+ */
+export function historyMessages(history: ChatMessage[], budgetChars: number): LlmMessage[] {
+  const out: LlmMessage[] = [];
+  let used = 0;
+  for (let i = history.length - 1; i >= 0; i--) {
+    const m = history[i]!;
+    if (used + m.content.length > budgetChars) break;
+    used += m.content.length;
+    out.unshift({ role: m.role, content: m.content });
+  }
+  return out;
+}
