@@ -4,11 +4,22 @@
  */
 import path from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, session, shell } from 'electron';
-import { createSift, embeddingConfigFromEnv, type Sift } from './core';
+import { createSift, embeddingConfigFromEnv, ollamaHostFromEnv, type Sift } from './core';
 import { IPC_EVENT, IPC_INVOKE } from '../shared/ipc';
 import { CONTENT_SECURITY_POLICY } from './hosts/csp';
 
 app.setName('Sift');
+
+/** PDF export through Electron's own Chromium: the export's HTML in a hidden window, printed. */
+async function printToPdf(html: string): Promise<Buffer> {
+  const win = new BrowserWindow({ show: false, webPreferences: { sandbox: true, contextIsolation: true, javascript: false } });
+  try {
+    await win.loadURL(`data:text/html;charset=utf-8,${encodeURIComponent(html)}`);
+    return await win.webContents.printToPDF({ printBackground: true });
+  } finally {
+    win.destroy();
+  }
+}
 let sift: Sift | null = null;
 
 function createWindow(core: Sift): BrowserWindow {
@@ -44,7 +55,7 @@ void app.whenReady().then(() => {
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
   });
-  const core = createSift({ dataDir: process.env.SIFT_DATA_DIR ?? app.getPath('userData'), autoIndex: true, watch: true, embedding: embeddingConfigFromEnv(), chat: { host: process.env.OLLAMA_HOST || undefined } });
+  const core = createSift({ dataDir: process.env.SIFT_DATA_DIR ?? app.getPath('userData'), autoIndex: true, watch: true, embedding: embeddingConfigFromEnv(), settingsDefaults: { ollamaHost: ollamaHostFromEnv(process.env.OLLAMA_HOST) }, renderPdf: printToPdf });
   sift = core;
   ipcMain.handle(IPC_INVOKE, async (event, op: unknown, args: unknown) => {
     // The one operation only this host can answer: the OS folder picker.

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { ChatMessage, Citation, Conversation, Decision, LlmStatus, Reference } from './chat-models';
+import { Settings, SettingsPatch } from './settings';
 import { AppInfo, Evidence, Folder, IngestStatus, KnowledgeBase, ModelProgress, PageDetail, PageSummary, SearchMode, SearchResult } from './models';
 
 /** Declare one operation: its argument schema and its result schema. */
@@ -33,6 +34,12 @@ export const operations = {
   'folder.add': op(z.object({ kb: KbRef, path: FolderPath }), Folder),
   'folder.remove': op(z.object({ kb: KbRef, path: FolderPath }), z.object({ path: z.string() })),
   'folder.list': op(z.object({ kb: KbRef }), z.array(Folder)),
+  /** Change a folder's exclude globs (gitignore syntax); the next run applies them. */
+  'folder.update': op(z.object({ kb: KbRef, path: FolderPath, excludeGlobs: z.array(z.string().trim().min(1)).max(200) }), Folder),
+
+  'settings.get': op(z.object({}), Settings),
+  /** Change some settings; returns all of them. A changed embedding model re-embeds in the background. */
+  'settings.set': op(z.object({ patch: SettingsPatch }), Settings),
 
   /** Start (or queue another) indexing run in the background; returns the status at once. */
   'ingest.start': op(z.object({ kb: KbRef }), IngestStatus),
@@ -63,6 +70,23 @@ export const operations = {
   /** Stop a running turn; the partial answer is kept. */
   'chat.cancel': op(z.object({ turnId: z.string().min(1) }), z.object({ cancelled: z.boolean() })),
   'llm.status': op(z.object({}), LlmStatus),
+
+  /** A conversation, or one answer of it, as Markdown or self-contained HTML (footnoted sources). */
+  'export.render': op(
+    z.object({ conversationId: z.string().min(1), messageId: z.string().optional(), format: z.enum(['md', 'html']) }),
+    z.object({ fileName: z.string(), mimeType: z.string(), content: z.string() }),
+  ),
+  /** Write an export into `folder` (never outside it, never over an existing file); PDF too. */
+  'export.save': op(
+    z.object({
+      conversationId: z.string().min(1),
+      messageId: z.string().optional(),
+      format: z.enum(['md', 'html', 'pdf']),
+      folder: z.string().trim().min(1, 'choose a folder to save into'),
+      fileName: z.string().optional(),
+    }),
+    z.object({ path: z.string() }),
+  ),
 
   'pages.list': op(z.object({ kb: KbRef }), z.array(PageSummary)),
   'search.query': op(
@@ -108,6 +132,8 @@ export const events = {
   'ingest.progress': IngestStatus,
   /** An embedding model is downloading or loading. */
   'model.progress': ModelProgress,
+  /** Settings changed (from any window or host). */
+  'settings.changed': Settings,
 
   // A chat turn, in this order when it searches: search.started → search.done | search.empty |
   // search.failed → (tool.called, tool.result)* → answer.token* → answer.done | answer.failed.

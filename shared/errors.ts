@@ -35,6 +35,8 @@ export const ERROR_CODES = [
   'search_failed',
   /** A file could not be parsed. */
   'parse_failed',
+  /** This host or machine cannot do it (e.g. PDF export with no Chromium installed). */
+  'unsupported',
   /** A bug or an unexpected failure; details are in the log. */
   'internal',
 ] as const;

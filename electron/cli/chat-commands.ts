@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ChatMessage, Reference } from '../../shared/chat-models';
 import type { EventName } from '../../shared/contract';
+import { ollamaHostFromEnv } from '../core';
 import { call, need, type Command } from './command';
 
 function formatReference(r: Reference): string {
@@ -16,7 +17,7 @@ function formatReference(r: Reference): string {
 export const chatCommands: Record<string, Command> = {
   ask: {
     words: 1,
-    core: (flags) => ({ chat: { host: flags['ollama-host'] ?? process.env.OLLAMA_HOST ?? undefined, model: flags.model } }),
+    core: (flags) => ({ chat: { host: ollamaHostFromEnv(flags['ollama-host'] ?? process.env.OLLAMA_HOST), model: flags.model } }),
     async run({ sift, args, flags, io }) {
       const [kb, question] = need(args, ['kb', 'question']);
       const turnId = randomUUID();

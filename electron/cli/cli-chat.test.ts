@@ -57,5 +57,18 @@ describe('sift ask, ingest, pages, search', () => {
     expect(down.code).toBe(0);
     expect(down.out).toMatch(/^No language model is running \(Ollama is not reachable at http:\/\/127\.0\.0\.1:9\)/);
     expect(down.out).toMatch(/retries three times after E_CONN_RESET\. \[1\]\n\nReferences:\n\[1\] Retry policy — wiki\/retry\.md · Retry policy$/);
+
+    const conversations = JSON.parse((await run('--data-dir', data, 'conversations', 'Ops', '--json')).out);
+    expect(conversations).toHaveLength(2);
+    const first = conversations.find((c: { id: string }) => c.id === turn.conversationId);
+    expect(first.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']);
+    const md = await run('--data-dir', data, 'export', first.id);
+    expect(md.out).toMatch(/## How often does it retry\?\n\nThree times \[\^1\]\.\n\n\[\^1\]: “# Retry policy The client retries three times after E_CONN_RESET\.”\n {4}Retry policy — `wiki\/retry\.md`, Retry policy$/);
+    const outDir = tempDir();
+    const saved = await run('--data-dir', data, 'export', first.id, '--message', first.messages[1].id, '--format', 'html', '--out', path.join(outDir, 'answer.html'));
+    expect(saved.out).toBe(`wrote ${path.join(fs.realpathSync(outDir), 'answer.html')}`);
+    expect(fs.readFileSync(path.join(outDir, 'answer.html'), 'utf8')).toContain('data-footnote-ref');
+    expect((await run('--data-dir', data, 'export', first.id, '--format', 'pdf')).err).toBe('sift: a PDF needs --out FILE');
+    expect((await run('--data-dir', data, 'export', 'nope')).err).toBe('sift: no conversation with id nope');
   });
 });

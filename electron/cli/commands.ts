@@ -1,6 +1,7 @@
 /** The CLI's knowledge-base, folder and serve commands. */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ollamaHostFromEnv } from '../core';
 import { startHttpHost } from '../hosts/http-host';
 import { call, need, printJson, table, type Command } from './command';
 import { UsageError } from './usage';
@@ -70,7 +71,7 @@ export const kbCommands: Record<string, Command> = {
   serve: {
     words: 1,
     keepsRunning: true,
-    core: () => ({ autoIndex: true, watch: true, chat: { host: process.env.OLLAMA_HOST || undefined } }),
+    core: () => ({ autoIndex: true, watch: true, settingsDefaults: { ollamaHost: ollamaHostFromEnv(process.env.OLLAMA_HOST) } }),
     async run({ sift, flags, io }) {
       const port = flags.port === undefined ? 0 : Number(flags.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, got ${flags.port}`);

@@ -25,6 +25,25 @@ Search:
                               hybrid keyword + vector search; passages with where they
                               came from and why they were found
 
+Evaluation:
+  eval DATASET [--mode hybrid|keyword|vector] [--top-k N] [--split S] [--json]
+                              index a dataset (BEIR: corpus.jsonl, or a docs/ folder; with
+                              queries.jsonl and qrels/S.tsv, S default test) into a throw-away
+                              knowledge base and print Hit@5, Recall@5/20, MRR@10, nDCG@10
+                              overall and per category, and latency; --top-k default 20
+
+Chat:
+  ask KB "QUESTION" [--model M] [--ollama-host URL] [--conversation ID] [--json]
+                              answer from the knowledge base with a local Ollama model,
+                              streamed, then the references; without Ollama the cited
+                              passages themselves (host: --ollama-host, then $OLLAMA_HOST)
+
+Conversations and export:
+  conversations KB [--json]   list conversations with their ids and their messages' ids
+  export CONVERSATION [--message ID] [--format md|html|pdf] [--out FILE]
+                              an answer (--message) or a whole conversation with every
+                              citation as a footnote; to stdout without --out
+
 Browser mode:
   serve [--port N]            start the core and the loopback host; prints the URL to open
 

@@ -9,6 +9,9 @@ import type { CommandIo } from './command';
 import { kbCommands } from './commands';
 import { ingestCommands } from './ingest-commands';
 import { searchCommands } from './search-commands';
+import { evalCommands } from './eval-commands';
+import { chatCommands } from './chat-commands';
+import { exportCommands } from './export-commands';
 import { HELP } from './help';
 import { UsageError } from './usage';
 
@@ -23,9 +26,16 @@ const OPTIONS = {
   watch: { type: 'boolean' },
   'top-k': { type: 'string' },
   mode: { type: 'string' },
+  model: { type: 'string' },
+  'ollama-host': { type: 'string' },
+  conversation: { type: 'string' },
+  split: { type: 'string' },
+  format: { type: 'string' },
+  out: { type: 'string' },
+  message: { type: 'string' },
 } as const;
 
-const commands = { ...kbCommands, ...ingestCommands, ...searchCommands };
+const commands = { ...kbCommands, ...ingestCommands, ...searchCommands, ...evalCommands, ...chatCommands, ...exportCommands };
 
 /** Run the CLI with `argv` (without node and script) and return the exit code. */
 export async function runCli(argv: string[], io: CommandIo = defaultIo()): Promise<number> {
@@ -68,5 +78,6 @@ function defaultIo(): CommandIo {
   return {
     out: (line) => process.stdout.write(line.endsWith('\n') ? line : `${line}\n`),
     err: (line) => process.stderr.write(line.endsWith('\n') ? line : `${line}\n`),
+    write: (text) => process.stdout.write(text),
   };
 }

@@ -25,21 +25,33 @@ export type EmbeddingConfig =
 /** After a failure, how long before trying to load the model again, in ms. */
 const RETRY_AFTER_MS = 60_000;
 
-/** Lazily creates and keeps the configured embedder. */
+/** Lazily creates and keeps the configured embedder; a changed configuration loads the new model. */
 export class EmbeddingService {
   private loading: Promise<Embedder | string> | null = null;
+  private loadedFor = '';
   private failedAt = 0;
 
   constructor(
-    private readonly config: EmbeddingConfig,
+    private readonly config: () => EmbeddingConfig,
     private readonly modelsDir: string,
     private readonly events: EventBus,
   ) {}
 
   /** The embedder, or the reason there is none (the knowledge base then searches by keywords only). */
   get(): Promise<Embedder | string> {
+    const config = this.config();
+    const key = JSON.stringify(config);
+    if (this.loading && key !== this.loadedFor) {
+      const old = this.loading;
+      this.loading = null;
+      void old.then((e) => (typeof e === 'string' ? undefined : e.close()));
+    }
     if (this.loading && this.failedAt && Date.now() - this.failedAt > RETRY_AFTER_MS) this.loading = null;
-    this.loading ??= this.load();
+    if (!this.loading) {
+      this.failedAt = 0;
+      this.loadedFor = key;
+      this.loading = this.load(config);
+    }
     return this.loading;
   }
 
@@ -50,8 +62,7 @@ export class EmbeddingService {
     if (current && typeof current !== 'string') await current.close();
   }
 
-  private async load(): Promise<Embedder | string> {
-    const c = this.config;
+  private async load(c: EmbeddingConfig): Promise<Embedder | string> {
     if (c.provider === 'none') return 'no embedding model is configured';
     try {
       if (c.provider === 'ollama') return await createOllamaEmbedder({ host: c.host ?? 'http://127.0.0.1:11434', model: c.model });
@@ -72,12 +83,14 @@ export class EmbeddingService {
 }
 
 /**
- * The embedding configuration from environment variables, for hosts without settings yet:
+ * The embedding configuration from environment variables (it wins over the settings), or
+ * undefined when none is set:
  * `SIFT_EMBEDDING` = `none` | `ollama:<model>` | `transformers` (default); `SIFT_EMBED_MODEL` =
  * a Hugging Face model id; `SIFT_MODEL_DIR` = a local folder holding model files; `OLLAMA_HOST`.
  */
-export function embeddingConfigFromEnv(env: NodeJS.ProcessEnv = process.env): EmbeddingConfig {
+export function embeddingConfigFromEnv(env: NodeJS.ProcessEnv = process.env): EmbeddingConfig | undefined {
   const choice = env.SIFT_EMBEDDING?.trim() ?? '';
+  if (!choice && !env.SIFT_EMBED_MODEL && !env.SIFT_MODEL_DIR) return undefined; // the settings decide
   if (choice === 'none') return { provider: 'none' };
   if (choice.startsWith('ollama:')) return { provider: 'ollama', model: choice.slice('ollama:'.length), host: env.OLLAMA_HOST || undefined };
   return { provider: 'transformers', modelId: env.SIFT_EMBED_MODEL || undefined, localModelDir: env.SIFT_MODEL_DIR || undefined };

@@ -9,12 +9,15 @@ import { SiftError, fail, ok, type Result } from '../../shared/errors';
 import { VERSION } from './version';
 import type { CoreContext } from './context';
 import { EmbeddingService, type EmbeddingConfig } from './embedding';
+import { LiveConfig, type ChatOverrides } from './live-config';
+import { SettingsStore } from './settings';
+import type { Settings } from '../../shared/settings';
 import { EventBus } from './events';
 import { ingestHandlers } from './ingest/handlers';
 import { searchHandlers } from './search/handlers';
 import { chatHandlers, TurnRegistry } from './chat/handlers';
-import type { ChatSettings } from './chat/turn';
-import { createLlmClient } from './llm/ollama-client';
+import { exportHandlers } from './export/handlers';
+import { chromiumPdfRenderer, type PdfRenderer } from './export/pdf';
 import type { SearchOptions } from './search/search';
 import { Indexer, type IndexerOptions } from './ingest/indexer';
 import { FolderWatcher } from './ingest/watcher';
@@ -31,12 +34,16 @@ import { formatZodError } from './validate';
 export interface SiftConfig {
   /** Folder holding `sift.sqlite`, `kbs/`, `models/` and `logs/`. Created when missing. */
   dataDir: string;
-  /** The embedding model. Default: transformers.js with Xenova/multilingual-e5-small, downloaded on first use. */
+  /** The embedding model, overriding the setting (CLI environment, tests). Default: the setting. */
   embedding?: EmbeddingConfig;
+  /** Defaults for settings the person has not changed (e.g. the Ollama host from OLLAMA_HOST). */
+  settingsDefaults?: Partial<Settings>;
   /** Indexing tunables (file-size cap, concurrency, batch size). */
   indexer?: IndexerOptions;
-  /** The Ollama server and chat settings. Host default `http://127.0.0.1:11434`. */
-  chat?: Partial<ChatSettings> & { host?: string; connectTimeoutMs?: number; idleTimeoutMs?: number };
+  /** Chat overrides that win over the settings (CLI flags, tests): host, model, budgets, timeouts. */
+  chat?: ChatOverrides;
+  /** How PDFs are printed. Default: the machine's Chromium, headless (the Electron host passes printToPDF). */
+  renderPdf?: PdfRenderer;
   /** Search tunables (stage sizes, MMR λ, exact-search threshold). */
   search?: SearchOptions;
   /** Index every knowledge base at start and whenever its folders change. Default false (the CLI indexes on request). */
@@ -66,12 +73,11 @@ export function createSift(config: SiftConfig): Sift {
   const appDb = openDatabase(paths.appDb, appMigrations, 'the app database');
   const ctx: CoreContext = { dataDir: config.dataDir, appDb, events: new EventBus(), kbFiles: new KbFiles(config.dataDir) };
 
-  const embedding = new EmbeddingService(config.embedding ?? { provider: 'transformers' }, paths.models, ctx.events);
-  const indexer = new Indexer(ctx, () => embedding.get(), config.indexer);
+  const settings = new SettingsStore(appDb, ctx.events, config.settingsDefaults);
+  const live = new LiveConfig(settings, { chat: config.chat, embedding: config.embedding, maxFileBytes: config.indexer?.maxFileBytes });
+  const embedding = new EmbeddingService(() => live.embedding(), paths.models, ctx.events);
+  const indexer = new Indexer(ctx, () => embedding.get(), { ...config.indexer, maxFileBytesNow: () => live.maxFileBytes() });
   const watcher = config.watch ? new FolderWatcher(indexer) : null;
-  const { host, connectTimeoutMs, idleTimeoutMs, ...chatOverrides } = config.chat ?? {};
-  const llm = createLlmClient({ host, connectTimeoutMs, idleTimeoutMs });
-  const chatSettings: ChatSettings = { searchBudget: 3, maxRounds: 4, maxBadArguments: 2, numCtx: 8192, contextPercent: 20, topK: 8, ...chatOverrides };
   const turns = new TurnRegistry();
 
   const handlers: Handlers = {
@@ -86,7 +92,18 @@ export function createSift(config: SiftConfig): Sift {
     ...folderHandlers(ctx),
     ...ingestHandlers(ctx, indexer),
     ...searchHandlers(ctx, () => embedding.get(), config.search),
-    ...chatHandlers(ctx, { llm, settings: chatSettings, embedder: () => embedding.get(), searchOptions: config.search, turns }),
+    ...chatHandlers(ctx, { llm: () => live.llm(), settings: () => live.chat(), embedder: () => embedding.get(), searchOptions: config.search, turns }),
+    async 'settings.get'() {
+      return settings.get();
+    },
+    async 'settings.set'({ patch }) {
+      const before = JSON.stringify(live.embedding());
+      const next = settings.set(patch);
+      // A new embedding model re-embeds every knowledge base in the background (progress as ingest events).
+      if (JSON.stringify(live.embedding()) !== before) for (const kb of listKbIds(appDb)) indexer.start(kb);
+      return next;
+    },
+    ...exportHandlers(ctx, config.renderPdf ?? chromiumPdfRenderer()),
   };
 
   // Keep indexing and watching in step with the knowledge bases and their folders.

@@ -57,7 +57,7 @@ function readPageOf(ctx: CoreContext, kbId: string) {
 /** Handlers for `conversations.*`, `chat.*` and `llm.status`. */
 export function chatHandlers(
   ctx: CoreContext,
-  deps: { llm: LlmClient; settings: ChatSettings; embedder: QueryEmbedder; searchOptions?: SearchOptions; turns: TurnRegistry },
+  deps: { llm: () => LlmClient; settings: () => ChatSettings; embedder: QueryEmbedder; searchOptions?: SearchOptions; turns: TurnRegistry },
 ): Pick<Handlers, 'conversations.list' | 'conversations.create' | 'conversations.rename' | 'conversations.delete' | 'conversations.get' | 'chat.send' | 'chat.cancel' | 'llm.status'> {
   const db = ctx.appDb;
   return {
@@ -91,7 +91,7 @@ export function chatHandlers(
         ? (query: string, topK: number) => searchKnowledgeBase(ctx.kbFiles.get(kbId), { query, topK, mode: 'hybrid' }, deps.embedder, deps.searchOptions)
         : null;
       const request = { turnId, kbId, conversationId: conversation.id, message: args.message, history, model: args.model, think: args.think };
-      const turnDeps = { appDb: db, events: ctx.events, llm: deps.llm, logsDir: path.join(ctx.dataDir, 'logs'), settings: deps.settings, search, readPage: kbId ? readPageOf(ctx, kbId) : null };
+      const turnDeps = { appDb: db, events: ctx.events, llm: deps.llm(), logsDir: path.join(ctx.dataDir, 'logs'), settings: deps.settings(), search, readPage: kbId ? readPageOf(ctx, kbId) : null };
       deps.turns.start(turnId, (signal) => runTurn(request, turnDeps, signal));
       return { turnId, conversationId: conversation.id, userMessageId: userMessage.id };
     },
@@ -101,13 +101,14 @@ export function chatHandlers(
     },
 
     async 'llm.status'() {
-      const ping = await deps.llm.ping();
-      const host = deps.llm.host;
+      const llm = deps.llm();
+      const ping = await llm.ping();
+      const host = llm.host;
       if (!ping.ok) {
         return { reachable: false, host, version: null, models: [], model: null, message: `Ollama is not reachable at ${host}. Start it with \`ollama serve\`, then pull a model: \`ollama pull qwen3:4b\`.` };
       }
-      const models = (await deps.llm.listModels().catch(() => [])).map((m) => m.name);
-      const model = deps.settings.model ?? models[0] ?? null;
+      const models = (await llm.listModels().catch(() => [])).map((m) => m.name);
+      const model = deps.settings().model ?? models[0] ?? null;
       const message = models.length === 0 ? 'Ollama has no model installed. Pull one: `ollama pull qwen3:4b`.' : model && !models.includes(model) ? `The model ${model} is not installed. Run \`ollama pull ${model}\`.` : null;
       return { reachable: true, host, version: ping.version, models, model, message };
     },

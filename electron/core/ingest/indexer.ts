@@ -17,6 +17,8 @@ import { idleCounters, snapshot, type RunCounters } from './status';
 export interface IndexerOptions extends Partial<RunOptions> {
   /** Least time between two progress events of one knowledge base, in ms. Default 150 (0–2000). */
   progressIntervalMs?: number;
+  /** The file-size cap in force for the next run (the setting); `maxFileBytes`, when given, wins. */
+  maxFileBytesNow?: () => number;
 }
 
 interface KbRun {
@@ -33,7 +35,7 @@ export class Indexer {
   private readonly runs = new Map<string, KbRun>();
   private readonly abort = new AbortController();
   private worker: WorkerClient<FileJob, FileOutcome> | null = null;
-  private readonly options: RunOptions & { progressIntervalMs: number };
+  private readonly options: RunOptions & { progressIntervalMs: number; maxFileBytesNow?: () => number };
 
   constructor(
     private readonly ctx: CoreContext,
@@ -42,6 +44,7 @@ export class Indexer {
   ) {
     this.options = {
       maxFileBytes: options.maxFileBytes ?? 50 * 1024 * 1024,
+      maxFileBytesNow: options.maxFileBytes === undefined ? options.maxFileBytesNow : undefined,
       concurrency: options.concurrency ?? 8,
       embedBatch: options.embedBatch ?? 32,
       progressIntervalMs: options.progressIntervalMs ?? 150,
@@ -101,10 +104,21 @@ export class Indexer {
     return run;
   }
 
-  private prepare = (job: FileJob): Promise<FileOutcome> => {
+  /**
+   * Start the worker now rather than at the first file. Watching calls this: the worker's start-up
+   * (loading the parsers, over a second) would otherwise delay the first change a watcher reports
+   * past the two seconds in which a saved change should be searchable.
+   */
+  warm(): void {
+    if (!this.abort.signal.aborted) this.startWorker();
+  }
+
+  private startWorker(): WorkerClient<FileJob, FileOutcome> {
     this.worker ??= new WorkerClient<FileJob, FileOutcome>(spawnWorker(new URL('./ingest-worker.ts', import.meta.url), 'ingest-worker.cjs'), 'the ingest worker');
-    return this.worker.call(job);
-  };
+    return this.worker;
+  }
+
+  private prepare = (job: FileJob): Promise<FileOutcome> => this.startWorker().call(job);
 
   /** Run until nothing is queued: full runs first (they cover any watched file), then watched files. */
   private async loop(kbId: string, run: KbRun): Promise<void> {
@@ -137,7 +151,7 @@ export class Indexer {
       counters: c,
       progress: (force) => this.emit(kbId, run, force),
       signal: this.abort.signal,
-      options: this.options,
+      options: { ...this.options, maxFileBytes: this.options.maxFileBytesNow?.() ?? this.options.maxFileBytes },
     };
     try {
       if (!files) await runFull(deps);

@@ -85,3 +85,16 @@ describe('page prefixes', () => {
     expect(again).toMatchObject({ ok: true, value: { pagePrefix: '' } });
   });
 });
+
+describe('folder exclude globs', () => {
+  it('updates a folder’s globs and rejects unknown folders', async () => {
+    const root = setup();
+    await sift.invoke('kb.create', { name: 'K' });
+    await sift.invoke('folder.add', { kb: 'K', path: path.join(root, 'notes') });
+    const updated = await sift.invoke('folder.update', { kb: 'K', path: path.join(root, 'notes'), excludeGlobs: ['drafts/', '*.log'] });
+    expect(updated).toMatchObject({ ok: true, value: { excludeGlobs: ['drafts/', '*.log'] } });
+    expect(await sift.invoke('folder.list', { kb: 'K' })).toMatchObject({ ok: true, value: [{ excludeGlobs: ['drafts/', '*.log'] }] });
+    expect(await sift.invoke('folder.update', { kb: 'K', path: path.join(root, 'papers'), excludeGlobs: [] })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await sift.invoke('folder.update', { kb: 'K', path: path.join(root, 'notes'), excludeGlobs: [''] })).toMatchObject({ ok: false, error: { code: 'invalid_argument' } });
+  });
+});

@@ -42,6 +42,15 @@ export function isInside(inner: string, outer: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
+/** The real path of `abs`, or `abs` itself when it is gone from disk (stored folders match either). */
+function safeRealpath(abs: string): string {
+  try {
+    return fs.realpathSync(abs);
+  } catch {
+    return abs;
+  }
+}
+
 /** Resolve a user-typed path to the real absolute directory, or throw a clear error. */
 function resolveExistingDir(input: string): string {
   const abs = path.resolve(input.replace(/^~(?=$|[\\/])/, process.env.HOME ?? '~'));
@@ -69,7 +78,7 @@ export function choosePrefix(existing: Folder[], folderPath: string): string {
 }
 
 /** The folder operations of the contract. */
-export function folderHandlers(ctx: CoreContext): Pick<Handlers, 'folder.add' | 'folder.remove' | 'folder.list'> {
+export function folderHandlers(ctx: CoreContext): Pick<Handlers, 'folder.add' | 'folder.remove' | 'folder.list' | 'folder.update'> {
   return {
     async 'folder.add'({ kb, path: input }) {
       const found = resolveKb(ctx, kb);
@@ -91,13 +100,7 @@ export function folderHandlers(ctx: CoreContext): Pick<Handlers, 'folder.add' | 
       const found = resolveKb(ctx, kb);
       const folders = listFolders(ctx, found.id);
       const abs = path.resolve(input);
-      let real = abs;
-      try {
-        real = fs.realpathSync(abs);
-      } catch {
-        // the folder may be gone from disk; match what was stored
-      }
-      const match = folders.find((f) => f.path === real || f.path === abs);
+      const match = folders.find((f) => f.path === safeRealpath(abs) || f.path === abs);
       if (!match) throw new SiftError('not_found', `${abs} is not a folder of "${found.name}"`);
       ctx.appDb.prepare(`DELETE FROM folders WHERE kb_id = ? AND path = ?`).run(found.id, match.path);
       ctx.appDb.prepare(`UPDATE knowledge_bases SET updated_at = ? WHERE id = ?`).run(now(), found.id);
@@ -107,6 +110,16 @@ export function folderHandlers(ctx: CoreContext): Pick<Handlers, 'folder.add' | 
 
     async 'folder.list'({ kb }) {
       return listFolders(ctx, resolveKb(ctx, kb).id);
+    },
+
+    async 'folder.update'({ kb, path: input, excludeGlobs }) {
+      const found = resolveKb(ctx, kb);
+      const abs = path.resolve(input);
+      const match = listFolders(ctx, found.id).find((f) => f.path === abs || f.path === safeRealpath(abs));
+      if (!match) throw new SiftError('not_found', `${abs} is not a folder of "${found.name}"`);
+      ctx.appDb.prepare(`UPDATE folders SET exclude_globs = ? WHERE kb_id = ? AND path = ?`).run(JSON.stringify(excludeGlobs), found.id, match.path);
+      ctx.events.emit('kb.changed', { kbId: found.id, change: 'folders' });
+      return listFolders(ctx, found.id).find((f) => f.path === match.path)!;
     },
   };
 }

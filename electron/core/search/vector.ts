@@ -42,7 +42,12 @@ export function vectorsOf(db: Database.Database, chunkIds: number[]): Map<number
 
 function rankExactly(query: Float32Array, rows: Iterable<{ id: number; vector: Buffer }>, limit: number): StageHit[] {
   const scored: StageHit[] = [];
-  for (const row of rows) scored.push({ chunkId: row.id, score: cosineDistance(query, toVector(row.vector)) });
+  for (const row of rows) {
+    const vector = toVector(row.vector);
+    // A stored vector of another length would score NaN and rank at random instead of failing.
+    if (vector.length !== query.length) throw new Error(`the stored vector of chunk ${row.id} has ${vector.length} dimensions, the query ${query.length}; re-index the knowledge base`);
+    scored.push({ chunkId: row.id, score: cosineDistance(query, vector) });
+  }
   scored.sort((a, b) => a.score - b.score || a.chunkId - b.chunkId);
   return scored.slice(0, limit);
 }

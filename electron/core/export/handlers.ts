@@ -1,0 +1,51 @@
+/** The export operations: render a conversation or one answer as Markdown or HTML, or save it (also as PDF). */
+import type Database from 'better-sqlite3';
+import type { Handlers } from '../../../shared/contract';
+import { SiftError } from '../../../shared/errors';
+import { getConversation, listMessages } from '../chat/conversations';
+import type { CoreContext } from '../context';
+import { now } from '../context';
+import { writeInside, sanitizeFileName } from './files';
+import { markdownToHtmlDocument } from './html';
+import { selectMessages, toMarkdown, type ExportSource } from './markdown';
+import type { PdfRenderer } from './pdf';
+
+/** Everything an export needs, read from the app database. */
+function sourceOf(db: Database.Database, conversationId: string, messageId: string | undefined): ExportSource {
+  const conversation = getConversation(db, conversationId);
+  const kbName = (db.prepare(`SELECT name FROM knowledge_bases WHERE id = ?`).pluck().get(conversation.kbId) as string | undefined) ?? conversation.kbId;
+  const source: ExportSource = { conversation, kbName, messages: listMessages(db, conversationId), messageId, exportedAt: now() };
+  const chosen = selectMessages(source);
+  if (messageId && !chosen.some((m) => m.id === messageId && m.role === 'assistant')) {
+    throw new SiftError('not_found', `conversation ${conversationId} has no answer with id ${messageId}`);
+  }
+  return source;
+}
+
+/** `md` or `html` text of an export. */
+export function renderExport(source: ExportSource, format: 'md' | 'html'): string {
+  const markdown = toMarkdown(source);
+  if (format === 'md') return markdown;
+  const lang = /\p{Script=Han}/u.test(markdown) ? 'zh-CN' : 'en';
+  return markdownToHtmlDocument(markdown, source.conversation.title, lang);
+}
+
+/** Handlers for `export.render` and `export.save`. */
+export function exportHandlers(ctx: CoreContext, renderPdf: PdfRenderer): Pick<Handlers, 'export.render' | 'export.save'> {
+  return {
+    async 'export.render'({ conversationId, messageId, format }) {
+      const source = sourceOf(ctx.appDb, conversationId, messageId);
+      return {
+        fileName: sanitizeFileName(source.conversation.title, format),
+        mimeType: format === 'md' ? 'text/markdown; charset=utf-8' : 'text/html; charset=utf-8',
+        content: renderExport(source, format),
+      };
+    },
+    async 'export.save'({ conversationId, messageId, format, folder, fileName }) {
+      const source = sourceOf(ctx.appDb, conversationId, messageId);
+      const name = sanitizeFileName(fileName ?? source.conversation.title, format);
+      const content = format === 'pdf' ? await renderPdf(renderExport(source, 'html')) : renderExport(source, format);
+      return { path: writeInside(folder, name, content) };
+    },
+  };
+}
