@@ -2,13 +2,28 @@
  * The Electron host: one hardened window over the built renderer, IPC mapped to the core's
  * `invoke`, events forwarded to the window. Everything else lives in electron/core.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, session, shell } from 'electron';
 import { createSift, embeddingConfigFromEnv, ollamaHostFromEnv, type Sift } from './core';
 import { IPC_EVENT, IPC_INVOKE } from '../shared/ipc';
+import { DEFAULT_SETTINGS } from '../shared/settings';
 import { CONTENT_SECURITY_POLICY } from './hosts/csp';
 
 app.setName('Sift');
+
+/** Set by `npm run dev` only: the Vite dev server the window loads instead of the built files. */
+const DEV_SERVER_URL = process.env.SIFT_DEV_SERVER_URL ?? null;
+/** Vite's hot reload needs its websocket and inline module preamble; the built app never does. */
+const POLICY = DEV_SERVER_URL
+  ? CONTENT_SECURITY_POLICY.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'").replace("connect-src 'self'", "connect-src 'self' ws: http://localhost:*")
+  : CONTENT_SECURITY_POLICY;
+
+/** A model folder packed into the app (`npm run package -- --bundle-model DIR`), if any. */
+function bundledModels(): string | undefined {
+  const dir = path.join(process.resourcesPath ?? '', 'models');
+  return app.isPackaged && fs.existsSync(dir) ? dir : undefined;
+}
 
 /** PDF export through Electron's own Chromium: the export's HTML in a hidden window, printed. */
 async function printToPdf(html: string): Promise<Buffer> {
@@ -38,7 +53,9 @@ function createWindow(core: Sift): BrowserWindow {
   });
   win.once('ready-to-show', () => win.show());
   // Navigation away from the app and new windows are refused; http(s) links open in the browser.
-  win.webContents.on('will-navigate', (event) => event.preventDefault());
+  win.webContents.on('will-navigate', (event, url) => {
+    if (!DEV_SERVER_URL || !url.startsWith(DEV_SERVER_URL)) event.preventDefault();
+  });
   win.webContents.setWindowOpenHandler(({ url }) => {
     if (/^https?:\/\//i.test(url)) void shell.openExternal(url);
     return { action: 'deny' };
@@ -47,15 +64,27 @@ function createWindow(core: Sift): BrowserWindow {
     if (!win.isDestroyed()) win.webContents.send(IPC_EVENT, event, payload);
   });
   win.on('closed', stop);
-  void win.loadFile(path.join(__dirname, '..', 'renderer', 'index.html'));
+  // `npm run dev` serves the renderer with hot reload; otherwise the built files are loaded.
+  if (DEV_SERVER_URL) void win.loadURL(DEV_SERVER_URL);
+  else void win.loadFile(path.join(__dirname, '..', 'renderer', 'index.html'));
   return win;
 }
 
 void app.whenReady().then(() => {
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
-    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
+    callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [POLICY] } });
   });
-  const core = createSift({ dataDir: process.env.SIFT_DATA_DIR ?? app.getPath('userData'), autoIndex: true, watch: true, embedding: embeddingConfigFromEnv(), settingsDefaults: { ollamaHost: ollamaHostFromEnv(process.env.OLLAMA_HOST) }, renderPdf: printToPdf });
+  const core = createSift({
+    dataDir: process.env.SIFT_DATA_DIR ?? app.getPath('userData'),
+    autoIndex: true,
+    watch: true,
+    embedding: embeddingConfigFromEnv(),
+    settingsDefaults: {
+      ollamaHost: ollamaHostFromEnv(process.env.OLLAMA_HOST),
+      ...(bundledModels() ? { embedding: { ...DEFAULT_SETTINGS.embedding, localModelDir: bundledModels()! } } : {}),
+    },
+    renderPdf: printToPdf,
+  });
   sift = core;
   ipcMain.handle(IPC_INVOKE, async (event, op: unknown, args: unknown) => {
     // The one operation only this host can answer: the OS folder picker.

@@ -114,7 +114,7 @@ export class Indexer {
   }
 
   private startWorker(): WorkerClient<FileJob, FileOutcome> {
-    this.worker ??= new WorkerClient<FileJob, FileOutcome>(spawnWorker(new URL('./ingest-worker.ts', import.meta.url), 'ingest-worker.cjs'), 'the ingest worker');
+    this.worker ??= new WorkerClient<FileJob, FileOutcome>(spawnWorker(() => new URL('./ingest-worker.ts', import.meta.url), 'ingest-worker.cjs'), 'the ingest worker');
     return this.worker;
   }
 

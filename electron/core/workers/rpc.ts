@@ -18,15 +18,16 @@ interface Envelope<T> {
 declare const __SIFT_BUNDLED__: boolean | undefined;
 
 /**
- * Start the worker whose implementation is `moduleUrl` (a `.ts` file URL, from `import.meta.url`).
- * `bundledName` names its compiled file in the Electron bundle (e.g. `ingest-worker.cjs`).
+ * Start a worker. From sources, `moduleUrl()` names its `.ts` implementation (a thunk, because
+ * `import.meta.url` is empty in the CommonJS bundle); in the Electron bundle, `bundledName` names
+ * its compiled file beside the main bundle (e.g. `ingest-worker.cjs`).
  */
-export function spawnWorker(moduleUrl: URL, bundledName: string): Worker {
+export function spawnWorker(moduleUrl: () => URL, bundledName: string): Worker {
   if (typeof __SIFT_BUNDLED__ !== 'undefined' && __SIFT_BUNDLED__) {
     return new Worker(path.join(__dirname, bundledName));
   }
   const entry = fileURLToPath(new URL('./entry.mjs', import.meta.url));
-  return new Worker(entry, { workerData: { siftWorkerModule: moduleUrl.href } });
+  return new Worker(entry, { workerData: { siftWorkerModule: moduleUrl().href } });
 }
 
 /** The calling side of a worker: `call(request)` resolves with the worker's answer. */
