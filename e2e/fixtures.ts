@@ -1,56 +1,54 @@
 /**
- * End-to-end fixture: a real `sift serve` process on a fresh data folder, its URL (with token)
- * read from its output, stopped after the test.
+ * End-to-end fixtures: a real `sift serve` process on a fresh data folder with the test embedding
+ * model and a scripted mock Ollama, plus the fixture folders to index. Everything is stopped and
+ * deleted after the test.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { test as base } from '@playwright/test';
+import { writeTestModel } from '../electron/core/embed/test-model';
+import { startMockOllama, type MockOllama } from '../electron/core/testing/ollama-mock';
+import { writeKitchenFolder, writeMainFolder } from './corpus';
+import { startSift } from './sift-process';
 
 export interface Served {
   url: string;
   dataDir: string;
   /** Run another `sift` command against the same data folder; resolves with its stdout. */
   cli(...args: string[]): Promise<string>;
+  /** The mock Ollama the core talks to; `close()` it to take Ollama away. */
+  ollama: MockOllama;
+  /** The main fixture folder (Markdown, GBK text, PDF, DOCX and a broken PDF). */
+  folder: string;
+  /** A second folder with unrelated pages (recipes), for a second knowledge base. */
+  kitchenFolder: string;
 }
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const bin = path.join(root, 'bin', 'sift.mjs');
-
-function waitForUrl(child: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`sift serve printed no URL:\n${out}`)), 20_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = out.match(/running at (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
-    child.on('exit', (code) => reject(new Error(`sift serve exited with ${code}:\n${out}`)));
-  });
-}
-
-export const test = base.extend<{ served: Served }>({
-  served: async ({}, use) => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sift-e2e-'));
-    const child = spawn(process.execPath, [bin, '--data-dir', dataDir, 'serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const url = await waitForUrl(child);
-    const cli = (...args: string[]) =>
-      new Promise<string>((resolve, reject) => {
-        const p = spawn(process.execPath, [bin, '--data-dir', dataDir, ...args]);
-        let stdout = '';
-        p.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-        p.on('exit', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`sift ${args.join(' ')} exited ${code}`))));
-      });
-    await use({ url, dataDir, cli });
-    child.kill('SIGTERM');
-    fs.rmSync(dataDir, { recursive: true, force: true });
+export const test = base.extend<{ served: Served }, { modelDir: string }>({
+  // One tiny ONNX model per worker: writing it takes a moment and it never changes.
+  modelDir: [
+    async ({}, use) => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sift-e2e-model-'));
+      await writeTestModel(dir);
+      await use(dir);
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+    { scope: 'worker' },
+  ],
+  served: async ({ modelDir }, use) => {
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'sift-e2e-files-'));
+    const folder = await writeMainFolder(path.join(scratch, 'library'));
+    const kitchenFolder = writeKitchenFolder(path.join(scratch, 'kitchen'));
+    const ollama = await startMockOllama();
+    const sift = await startSift({ modelDir, ollamaUrl: ollama.url });
+    try {
+      await use({ url: sift.url, dataDir: sift.dataDir, cli: sift.cli, ollama, folder, kitchenFolder });
+    } finally {
+      await sift.stop();
+      await ollama.close().catch(() => undefined);
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
   },
 });
 

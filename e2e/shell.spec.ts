@@ -6,11 +6,11 @@ test('the renderer boots against the browser host, lists and creates knowledge b
   await page.screenshot({ path: testInfo.outputPath('empty.png') });
 
   await page.getByLabel('New knowledge base').fill('笔记 Notes');
-  await page.getByRole('button', { name: 'Create' }).click();
+  await page.getByRole('button', { name: 'Create', exact: true }).click();
   await expect(page.getByRole('heading', { name: '笔记 Notes' })).toBeVisible();
   await expect(page.getByRole('button', { name: /笔记 Notes/ })).toHaveAttribute('aria-current', 'true');
 
-  await page.getByRole('button', { name: 'Create' }).click();
+  await page.getByRole('button', { name: 'Create', exact: true }).click();
   await expect(page.getByRole('alert')).toContainText('the name must not be empty');
 
   // Another process (the CLI) writes to the same data folder; a reload lists it from the database.

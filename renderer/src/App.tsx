@@ -1,86 +1,98 @@
-import { useEffect, useState, type FormEvent } from 'react';
-import { useApp } from './store';
+/** The application shell: knowledge bases on the left, the selected one's screens, the status bar. */
+import { useEffect } from 'react';
+import { client } from './client';
+import { Banners } from './components/Banners';
+import { ChatScreen } from './components/ChatScreen';
+import { EmptyState } from './components/EmptyState';
+import { FolderPanel } from './components/FolderPanel';
+import { IndexingPanel } from './components/IndexingPanel';
+import { KbHeader } from './components/KbHeader';
+import { KbSidebar } from './components/KbSidebar';
+import { PagesScreen } from './components/PagesScreen';
+import { StatusBar } from './components/StatusBar';
+import type { KnowledgeBase } from '../../shared/models';
+import { useChat } from './state/chat';
+import { useIngest } from './state/ingest';
+import { useKbs, useSelectedKb } from './state/kbs';
+import { LLM_POLL_MS, useLlm } from './state/llm';
+import { usePages } from './state/pages';
+import { useUi } from './state/ui';
 
-/** The application shell: knowledge bases on the left, the selected one on the right. */
+/** The whole window. */
 export function App() {
-  const { kbs, selectedKbId, loaded, error, loadKbs, selectKb, clearError } = useApp();
-  useEffect(() => {
-    void loadKbs();
-  }, [loadKbs]);
-  const selected = kbs.find((k) => k.id === selectedKbId) ?? null;
-
+  const { loaded, load } = useKbs();
+  const selected = useSelectedKb();
+  useStartup(load);
+  useKbData(selected?.id ?? null);
   return (
     <div className="app">
-      <aside className="sidebar" aria-label="Knowledge bases">
-        <header className="brand">Sift</header>
-        <nav>
-          <ul className="kb-list" role="list">
-            {kbs.map((kb) => (
-              <li key={kb.id}>
-                <button
-                  type="button"
-                  className={kb.id === selectedKbId ? 'kb-item selected' : 'kb-item'}
-                  aria-current={kb.id === selectedKbId ? 'true' : undefined}
-                  onClick={() => selectKb(kb.id)}
-                >
-                  <span className="kb-name">{kb.name}</span>
-                  <span className="kb-meta">{kb.folderCount} folder{kb.folderCount === 1 ? '' : 's'}</span>
-                </button>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <CreateKbForm />
-      </aside>
-      <main className="main">
-        {error && (
-          <div role="alert" className="banner error">
-            {error}
-            <button type="button" aria-label="Dismiss" onClick={clearError}>
-              ×
-            </button>
-          </div>
-        )}
+      <KbSidebar />
+      <main className="main" aria-labelledby={selected ? 'kb-title' : undefined}>
+        <Banners kb={selected} />
         {!loaded ? null : selected ? (
-          <section aria-labelledby="kb-title">
-            <h1 id="kb-title">{selected.name}</h1>
-            <p className="muted">
-              {selected.folderCount === 0 ? 'No folders yet.' : `${selected.folderCount} folder(s).`}
-            </p>
-          </section>
+          <Workspace kb={selected} />
         ) : (
-          <section className="empty">
-            <h1>No knowledge base yet</h1>
-            <p>Create one on the left, then add the folders you want to search and ask about.</p>
-          </section>
+          <EmptyState
+            title="No knowledge base yet"
+            action={
+              <button type="button" className="primary" onClick={() => document.getElementById('new-kb-name')?.focus()}>
+                Create a knowledge base
+              </button>
+            }
+          >
+            <p>A knowledge base is a set of your folders that Sift indexes and answers from. Name one on the left, then add folders to it.</p>
+          </EmptyState>
         )}
       </main>
+      <StatusBar />
     </div>
   );
 }
 
-function CreateKbForm() {
-  const createKb = useApp((s) => s.createKb);
-  const [name, setName] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
-  async function submit(e: FormEvent) {
-    e.preventDefault();
-    const error = await createKb(name);
-    setProblem(error);
-    if (!error) setName('');
-  }
+function Workspace({ kb }: { kb: KnowledgeBase }) {
+  const screen = useUi((s) => s.screen);
   return (
-    <form className="create-kb" onSubmit={(e) => void submit(e)}>
-      <label htmlFor="new-kb-name">New knowledge base</label>
-      <div className="row">
-        <input id="new-kb-name" value={name} placeholder="Name" onChange={(e) => setName(e.target.value)} />
-        <button type="submit">Create</button>
+    <div className="workspace">
+      <KbHeader kb={kb} />
+      <div id="screen" role="tabpanel" aria-labelledby={`tab-${screen}`} className={`screen screen-${screen}`}>
+        {screen === 'chat' && <ChatScreen kb={kb} />}
+        {screen === 'pages' && <PagesScreen kb={kb} />}
+        {screen === 'folders' && (
+          <div className="folders-screen">
+            <FolderPanel kb={kb} />
+            <IndexingPanel kb={kb} />
+          </div>
+        )}
       </div>
-      {problem && (
-        <p role="alert" className="field-error">
-          {problem}
-        </p>
-      )}
-    </form>
+    </div>
   );
 }
+
+/** Load the knowledge bases and keep the Ollama status fresh. */
+function useStartup(load: () => Promise<void>) {
+  useEffect(() => {
+    void load();
+    void useLlm.getState().refresh();
+    const timer = setInterval(() => void useLlm.getState().refresh(), LLM_POLL_MS);
+    return () => clearInterval(timer);
+  }, [load]);
+}
+
+/** Load what the selected knowledge base's screens show, whenever the selection changes. */
+function useKbData(kbId: string | null) {
+  useEffect(() => {
+    if (!kbId) return;
+    void useIngest.getState().loadFolders(kbId);
+    void useIngest.getState().loadStatus(kbId);
+    void usePages.getState().load(kbId);
+    void useChat.getState().loadConversations(kbId);
+  }, [kbId]);
+}
+
+client.subscribe('kb.changed', ({ kbId, change }) => {
+  void useKbs.getState().load();
+  if (change === 'folders') {
+    void useIngest.getState().loadFolders(kbId);
+    void useIngest.getState().loadStatus(kbId);
+  }
+});

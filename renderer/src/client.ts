@@ -13,3 +13,9 @@ declare global {
 
 /** The client for this window. */
 export const client: SiftClient = createClient(window.sift ?? createHttpTransport());
+
+/**
+ * Whether offering a native folder picker makes sense: only the desktop host has one (a browser
+ * tab gets `{supported: false}` from `app.pickFolder`). The UI still handles that answer.
+ */
+export const canPickFolders: boolean = window.sift !== undefined;

@@ -2,6 +2,8 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import './styles.css';
+import './chat.css';
+import './pages.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,0 +1,163 @@
+/** Knowledge bases, folders, live indexing and browsing pages, against the real core. */
+import fs from 'node:fs';
+import path from 'node:path';
+import { BROKEN_FILE } from './corpus';
+import { expect, test } from './fixtures';
+import { addFolderAndIndex, createKb, showScreen, snap } from './helpers';
+import { startSift } from './sift-process';
+
+test('a knowledge base indexes a folder live, lists the broken file as failed, and stays usable', async ({ page, served }, testInfo) => {
+  await page.goto(served.url);
+  await createKb(page, '资料 Library');
+  await expect(page.getByRole('heading', { name: 'No folders yet' })).toBeVisible();
+  await snap(page, testInfo, '01-no-folders');
+
+  await page.getByRole('button', { name: 'Add a folder' }).click();
+  await expect(page.getByLabel('Add a folder')).toBeFocused();
+  // The browser has no folder picker: the path field validates before asking the core.
+  await expect(page.getByRole('button', { name: 'Choose…' })).toHaveCount(0);
+  await page.getByLabel('Add a folder').fill('notes/relative');
+  await page.getByRole('button', { name: 'Add folder' }).click();
+  await expect(page.getByRole('alert')).toContainText('Type the full path');
+  await page.getByLabel('Add a folder').fill(path.join(served.folder, 'no-such-folder'));
+  await page.getByRole('button', { name: 'Add folder' }).click();
+  await expect(page.getByRole('alert')).toContainText('does not exist');
+
+  await addFolderAndIndex(page, served.folder);
+  const failed = page.getByRole('list', { name: 'Files that failed' });
+  await expect(failed.getByRole('listitem')).toHaveCount(1);
+  await expect(failed).toContainText(BROKEN_FILE);
+  await expect(page.getByRole('definition').filter({ hasText: /^5$/ }).first()).toBeVisible(); // 5 pages
+  await expect(page.getByLabel('Indexing status')).toContainText('5 pages · 1 failed');
+  await snap(page, testInfo, '02-indexed-with-failure');
+
+  // Adding the same folder twice is refused with the core's reason.
+  await page.getByLabel('Add a folder').fill(served.folder);
+  await page.getByRole('button', { name: 'Add folder' }).click();
+  await expect(page.getByRole('alert')).toContainText('already a folder');
+});
+
+test('pages: a tree of the wiki, headings in the text, a filter that understands Chinese', async ({ page, served }, testInfo) => {
+  await page.goto(served.url);
+  await createKb(page, 'Library');
+  await addFolderAndIndex(page, served.folder);
+  await showScreen(page, 'Pages');
+  const tree = page.getByRole('navigation', { name: 'Pages' });
+  await expect(tree.getByRole('button', { name: 'notes', exact: true, expanded: true })).toBeVisible();
+  for (const title of ['API Gateway', '部署指南', 'Quarterly Report', '会议记录']) await expect(tree.getByRole('button', { name: new RegExp(title) })).toBeVisible();
+  await tree.getByRole('button', { name: 'notes', exact: true }).click();
+  await expect(tree.getByRole('button', { name: /部署指南/ })).toHaveCount(0);
+  await tree.getByRole('button', { name: 'notes', exact: true }).click();
+
+  await tree.getByRole('button', { name: /部署指南/ }).click();
+  const text = page.getByLabel('Page text');
+  await expect(text.getByRole('heading', { name: '## 环境准备' })).toBeVisible();
+  await expect(text).toContainText('部署前需要安装 Docker 和 Node.js 20。');
+  await snap(page, testInfo, '03-page-with-headings');
+
+  await page.getByLabel('Filter pages').fill('会议');
+  await expect(tree.getByRole('button', { name: /会议记录/ })).toBeVisible();
+  await expect(tree.getByRole('button', { name: /API Gateway/ })).toHaveCount(0);
+  await tree.getByRole('button', { name: /会议记录/ }).click();
+  await expect(page.getByLabel('Page text')).toContainText('热点数据缓存十分钟');
+  await expect(page.getByText(/encoding gb/i)).toBeVisible();
+  await page.getByLabel('Filter pages').fill('qrep');
+  await expect(tree.getByRole('button', { name: /Quarterly Report/ })).toBeVisible();
+  await snap(page, testInfo, '04-page-filter');
+});
+
+test('rename and delete a knowledge base (with confirmation); empty states', async ({ page, served }, testInfo) => {
+  await page.goto(served.url);
+  await expect(page.getByRole('heading', { name: 'No knowledge base yet' })).toBeVisible();
+  await createKb(page, 'Drafts');
+  await showScreen(page, 'Pages');
+  await expect(page.getByRole('heading', { name: 'No folders yet' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Rename knowledge base' }).click();
+  await page.getByLabel('Knowledge base name').fill('草稿 Drafts');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: '草稿 Drafts' })).toBeVisible();
+  await expect(page.getByRole('button', { name: /草稿 Drafts/ })).toHaveAttribute('aria-current', 'true');
+
+  await page.getByRole('button', { name: 'Delete knowledge base' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete “草稿 Drafts”?' });
+  await expect(dialog).toBeVisible();
+  await snap(page, testInfo, '05-delete-confirmation');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(page.getByRole('heading', { level: 1, name: '草稿 Drafts' })).toBeVisible();
+
+  await page.getByRole('button', { name: 'Delete knowledge base' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete knowledge base' }).click();
+  await expect(page.getByRole('heading', { name: 'No knowledge base yet' })).toBeVisible();
+  expect(await served.cli('kb', 'list', '--json')).toBe('[]\n');
+});
+
+test('without an embedding model the knowledge base says it searches by keywords only, and what to do', async ({ page, served }, testInfo) => {
+  // A second host on the same machine, configured with no embedding model at all.
+  const keywordOnly = await startSift({ ollamaUrl: served.ollama.url, env: { SIFT_EMBEDDING: 'none' } });
+  try {
+    await page.goto(keywordOnly.url);
+    await createKb(page, 'Keywords');
+    await addFolderAndIndex(page, served.folder);
+    const banner = page.getByRole('region', { name: 'Keyword-only search' });
+    await expect(banner).toContainText('searches by keywords only');
+    await expect(banner).toContainText('No embedding model is configured.');
+    await expect(banner.getByRole('button', { name: 'Re-index' })).toBeVisible();
+    await snap(page, testInfo, '06-keyword-only');
+  } finally {
+    await keywordOnly.stop();
+  }
+});
+
+test('keyboard only: create, switch screens with the arrow keys, focus is always visible', async ({ page, served }, testInfo) => {
+  await page.goto(served.url);
+  await page.getByLabel('New knowledge base').focus();
+  await page.keyboard.type('Keyboard');
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { level: 1, name: 'Keyboard' })).toBeVisible();
+  await page.getByRole('tab', { name: 'Chat' }).focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('tab', { name: 'Pages' })).toBeFocused();
+  await expect(page.getByRole('tab', { name: 'Pages' })).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByRole('tab', { name: 'Folders & indexing' })).toHaveAttribute('aria-selected', 'true');
+  const outline = await page.getByRole('tab', { name: 'Folders & indexing' }).evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el).outlineStyle);
+  expect(outline).toBe('solid');
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Add a folder')).toBeFocused();
+  await snap(page, testInfo, '07-keyboard-focus');
+  // Every button has an accessible name (icon buttons carry aria-labels).
+  const unnamed = await page.getByRole('button').evaluateAll((buttons) => buttons.filter((b) => !(b.getAttribute('aria-label') || b.textContent?.trim())).length);
+  expect(unnamed).toBe(0);
+});
+
+test('the app stays usable while a big folder indexes', async ({ page, served }, testInfo) => {
+  const big = path.join(path.dirname(served.folder), 'big');
+  fs.mkdirSync(big);
+  for (let i = 0; i < 600; i++) {
+    const body = `Notes about topic ${i} and the gateway. `.repeat(40) + '\n\n## 细节\n\n' + '关于网关和部署的更多内容。'.repeat(30);
+    fs.writeFileSync(path.join(big, `note-${String(i).padStart(4, '0')}.md`), `# Note ${i}\n\n${body}\n`);
+  }
+  await page.goto(served.url);
+  await createKb(page, 'Big');
+  await showScreen(page, 'Folders & indexing');
+  await page.getByLabel('Add a folder').fill(big);
+  await page.getByRole('button', { name: 'Add folder' }).click();
+  await expect(page.getByText('Now reading')).toBeVisible();
+  expect(Number(await page.getByRole('progressbar', { name: 'Indexing progress' }).getAttribute('aria-valuenow'))).toBeLessThan(100);
+  await expect(page.getByLabel('Indexing status')).toContainText(/Indexing \d+\/600 files/);
+  await snap(page, testInfo, '08-indexing-live');
+
+  await showScreen(page, 'Chat');
+  await expect(page.getByRole('heading', { name: 'Still indexing' })).toBeVisible();
+  await snap(page, testInfo, '09-chat-still-indexing');
+  await showScreen(page, 'Pages');
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: /^Note 0\b/ }).click();
+  await expect(page.getByLabel('Page text')).toContainText('Notes about topic 0');
+  await expect(page.getByLabel('Indexing status')).toContainText(/Indexing|Vectors/);
+
+  await showScreen(page, 'Folders & indexing');
+  await expect(page.getByText('Up to date')).toBeVisible({ timeout: 50_000 });
+  await expect(page.getByLabel('Indexing status')).toContainText('600 pages');
+});

@@ -1,0 +1,71 @@
+/**
+ * One `[n]` of an answer. A valid citation is a chip: hover or focus shows a preview of its
+ * passage, a click opens the source page at the passage, highlighted. An invalid one is plain,
+ * struck-through text, visibly not a link. While the answer streams, chips wait for the check.
+ */
+import { useId, useState } from 'react';
+import type { Passage } from '../../../shared/models';
+
+/** Props of {@link CitationChip}. */
+export interface CitationChipProps {
+  number: number;
+  /** `pending` while streaming; `invalid` when the number names no passage of the turn. */
+  state: 'valid' | 'invalid' | 'pending';
+  /** The cited passage (valid citations only). */
+  passage: Passage | null;
+  /** False when the answer quotes words that are not in the passage; null when it quotes nothing. */
+  quoteVerified: boolean | null;
+  onOpen(passage: Passage): void;
+}
+
+/** Where a passage sits in its file, for people: PDF pages, heading path or lines. */
+export function whereOf(passage: Pick<Passage, 'provenance'>): string {
+  const p = passage.provenance;
+  const parts: string[] = [];
+  if (p.pdfPages) parts.push(p.pdfPages[0] === p.pdfPages[1] ? `page ${p.pdfPages[0]}` : `pages ${p.pdfPages[0]}–${p.pdfPages[1]}`);
+  if (p.headingPath.length) parts.push(p.headingPath.join(' › '));
+  if (!p.pdfPages && p.lines) parts.push(p.lines[0] === p.lines[1] ? `line ${p.lines[0]}` : `lines ${p.lines[0]}–${p.lines[1]}`);
+  return parts.join(' · ');
+}
+
+/** A citation chip with its hover preview. */
+export function CitationChip({ number, state, passage, quoteVerified, onOpen }: CitationChipProps) {
+  const [preview, setPreview] = useState(false);
+  const tipId = useId();
+  if (state === 'pending') return <span className="cite pending">{number}</span>;
+  if (state === 'invalid' || !passage) {
+    return (
+      <span className="cite invalid" title={`[${number}] names no passage of this answer`}>
+        [{number}]<span className="visually-hidden"> (not a valid citation)</span>
+      </span>
+    );
+  }
+  const unverified = quoteVerified === false;
+  return (
+    <span className="cite-wrap" onMouseEnter={() => setPreview(true)} onMouseLeave={() => setPreview(false)}>
+      <button
+        type="button"
+        className={unverified ? 'cite valid unverified' : 'cite valid'}
+        aria-label={`Citation ${number}: ${passage.title}${unverified ? ' (the quoted words are not in this passage)' : ''}`}
+        aria-describedby={preview ? tipId : undefined}
+        onFocus={() => setPreview(true)}
+        onBlur={() => setPreview(false)}
+        onKeyDown={(e) => e.key === 'Escape' && setPreview(false)}
+        onClick={() => onOpen(passage)}
+      >
+        {number}
+      </button>
+      {preview && (
+        <span role="tooltip" id={tipId} className="cite-preview">
+          <span className="cite-preview-title">{passage.title}</span>
+          <span className="cite-preview-where">
+            {passage.pagePath}
+            {whereOf(passage) && ` · ${whereOf(passage)}`}
+          </span>
+          <span className="cite-preview-text">{passage.text.length > 320 ? `${passage.text.slice(0, 320)}…` : passage.text}</span>
+          {unverified && <span className="cite-preview-warning">The answer quotes words that are not in this passage.</span>}
+        </span>
+      )}
+    </span>
+  );
+}

@@ -1,0 +1,183 @@
+/**
+ * The question field. Enter sends, Shift+Enter starts a new line (never while an input method is
+ * composing). Typing `@` offers pages, filtered as you type; choosing one inserts a `[[wiki/…]]`
+ * reference, drawn as a chip by a backdrop behind the (transparent) textarea, so what you see is
+ * exactly what is sent and editing, undo and input methods stay native.
+ */
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import type { PageSummary } from '../../../shared/models';
+import { splitRefs } from '../lib/mention';
+import { Icon } from './Icon';
+import { MentionList, optionId } from './MentionList';
+import { useMentions } from './useMentions';
+
+/** Props of {@link Composer}. */
+export interface ComposerProps {
+  pages: PageSummary[];
+  /** A turn is running in this conversation: show Stop instead of Send. */
+  running: boolean;
+  stopping: boolean;
+  placeholder: string;
+  /** Send the text; resolves with an error message, or null when the turn started. */
+  onSend(text: string): Promise<string | null>;
+  onStop(): void;
+}
+
+/** Largest height of the field before it scrolls, in px. */
+const MAX_HEIGHT = 220;
+
+function fitHeight(el: HTMLTextAreaElement): void {
+  el.style.height = 'auto';
+  el.style.height = `${Math.min(el.scrollHeight, MAX_HEIGHT)}px`;
+}
+
+/** The composer with @-mentions. */
+export function Composer({ pages, running, stopping, placeholder, onSend, onStop }: ComposerProps) {
+  const [text, setText] = useState('');
+  const [caret, setCaret] = useState(0);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const area = useRef<HTMLTextAreaElement>(null);
+  const backdrop = useRef<HTMLDivElement>(null);
+  const nextCaret = useRef<number | null>(null);
+  const listId = useId();
+  const mentions = useMentions(pages, text, caret);
+  const { mention, matches, activeIndex } = mentions;
+  useFieldLayout(area, backdrop, nextCaret, text);
+
+  function apply(next: { text: string; caret: number } | null) {
+    if (!next) return;
+    nextCaret.current = next.caret;
+    setText(next.text);
+    setCaret(next.caret);
+  }
+
+  async function send() {
+    const message = text.trim();
+    if (!message || running || sending) return;
+    setSending(true);
+    const error = await onSend(message);
+    setSending(false);
+    setProblem(error);
+    if (!error) apply({ text: '', caret: 0 });
+  }
+
+  function onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>) {
+    if (e.nativeEvent.isComposing || e.keyCode === 229) return;
+    const handled = mentions.onKeyDown(e);
+    if (handled.used) {
+      e.preventDefault();
+      apply(handled.chosen);
+    } else if (e.key === 'Enter' && !e.shiftKey) {
+      e.preventDefault();
+      void send();
+    }
+  }
+
+  const syncCaret = () => setCaret(area.current?.selectionStart ?? 0);
+  const listOpen = !!mention && matches.length > 0;
+  return (
+    <div className="composer">
+      {mention && (
+        <MentionList
+          id={listId}
+          pages={matches}
+          active={activeIndex}
+          query={mention.query}
+          onChoose={(page) => apply(mentions.choose(page))}
+          onHover={mentions.setActive}
+        />
+      )}
+      <div className="composer-row">
+        <div className="composer-field">
+          <div ref={backdrop} className="composer-backdrop" aria-hidden="true">
+            {splitRefs(text).map((part, i) => (part.kind === 'text' ? <span key={i}>{part.text}</span> : <mark key={i}>{part.raw}</mark>))}
+            {'\n'}
+          </div>
+          <textarea
+            ref={area}
+            rows={1}
+            value={text}
+            placeholder={placeholder}
+            aria-label="Question"
+            aria-describedby={problem ? 'composer-error' : 'composer-help'}
+            aria-autocomplete="list"
+            aria-expanded={!!mention}
+            aria-controls={listOpen ? listId : undefined}
+            aria-activedescendant={listOpen ? optionId(listId, activeIndex) : undefined}
+            onChange={(e) => {
+              setText(e.target.value);
+              setCaret(e.target.selectionStart);
+              mentions.setActive(0);
+            }}
+            onSelect={syncCaret}
+            onClick={syncCaret}
+            onKeyDown={onKeyDown}
+            onBlur={mentions.dismiss}
+            onFocus={mentions.reopen}
+            onScroll={(e) => backdrop.current && (backdrop.current.scrollTop = e.currentTarget.scrollTop)}
+          />
+        </div>
+        <SendOrStop running={running} stopping={stopping} disabled={!text.trim() || sending} onSend={() => void send()} onStop={onStop} />
+      </div>
+      {problem ? (
+        <p id="composer-error" role="alert" className="field-error">
+          {problem}
+        </p>
+      ) : (
+        <p id="composer-help" className="composer-help">
+          Enter to send · Shift+Enter for a new line · @ to reference a page
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Keep the field as tall as its text (also when the column's width changes), the caret where asked, the backdrop aligned. */
+function useFieldLayout(
+  area: RefObject<HTMLTextAreaElement | null>,
+  backdrop: RefObject<HTMLDivElement | null>,
+  nextCaret: RefObject<number | null>,
+  text: string,
+) {
+  useEffect(() => {
+    const el = area.current;
+    if (!el) return;
+    let width = el.clientWidth;
+    const observer = new ResizeObserver(() => {
+      if (el.clientWidth === width) return;
+      width = el.clientWidth;
+      fitHeight(el);
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [area]);
+
+  useLayoutEffect(() => {
+    const el = area.current;
+    if (!el) return;
+    fitHeight(el);
+    if (nextCaret.current !== null) {
+      el.setSelectionRange(nextCaret.current, nextCaret.current);
+      nextCaret.current = null;
+    }
+    if (backdrop.current) backdrop.current.scrollTop = el.scrollTop;
+  }, [text, area, backdrop, nextCaret]);
+}
+
+function SendOrStop(props: { running: boolean; stopping: boolean; disabled: boolean; onSend(): void; onStop(): void }) {
+  if (props.running) {
+    return (
+      <button type="button" className="composer-button stop" aria-label="Stop answer" title="Stop" onClick={props.onStop} disabled={props.stopping}>
+        <Icon name="stop" />
+        <span>{props.stopping ? 'Stopping…' : 'Stop'}</span>
+      </button>
+    );
+  }
+  return (
+    <button type="button" className="composer-button primary" aria-label="Send" title="Send (Enter)" disabled={props.disabled} onClick={props.onSend}>
+      <Icon name="send" />
+      <span>Send</span>
+    </button>
+  );
+}

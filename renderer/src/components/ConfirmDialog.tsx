@@ -1,0 +1,47 @@
+/** A modal confirmation (native `<dialog>`: focus stays inside, Esc cancels). */
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+
+/** Props of {@link ConfirmDialog}. */
+export interface ConfirmDialogProps {
+  title: string;
+  children: ReactNode;
+  /** The confirming button's label, e.g. "Delete". */
+  confirmLabel: string;
+  /** Style the confirming button as destructive. Default true. */
+  danger?: boolean;
+  onConfirm(): void;
+  onCancel(): void;
+}
+
+/** Ask before doing something that cannot be undone. Rendered only while it is open. */
+export function ConfirmDialog({ title, children, confirmLabel, danger = true, onConfirm, onCancel }: ConfirmDialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => dialog?.close();
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      className="dialog"
+      aria-labelledby={titleId}
+      onCancel={(e) => {
+        e.preventDefault();
+        onCancel();
+      }}
+    >
+      <h2 id={titleId}>{title}</h2>
+      <div className="dialog-body">{children}</div>
+      <div className="dialog-actions">
+        <button type="button" onClick={onCancel} autoFocus>
+          Cancel
+        </button>
+        <button type="button" className={danger ? 'danger' : 'primary'} onClick={onConfirm}>
+          {confirmLabel}
+        </button>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,59 @@
+/** One message of a conversation: the person's question (with page references as chips) or an answer. */
+import type { ChatMessage } from '../../../shared/chat-models';
+import type { PageSummary, Passage } from '../../../shared/models';
+import { splitRefs } from '../lib/mention';
+import { useChat } from '../state/chat';
+import { Answer } from './Answer';
+import { TurnFooter } from './References';
+
+/** What opening a source needs: a page path and, for a passage, its span. */
+export type OpenSource = (target: Pick<Passage, 'pagePath'> & Partial<Pick<Passage, 'start' | 'end'>>) => void;
+
+/** The person's message; `[[wiki/…]]` references show as chips with the page's title. */
+export function UserMessage({ content, pages, onOpen }: { content: string; pages: PageSummary[]; onOpen: OpenSource }) {
+  return (
+    <div className="message user" role="article" aria-label="Your message">
+      <div className="bubble">
+        {splitRefs(content).map((part, i) =>
+          part.kind === 'text' ? (
+            <span key={i}>{part.text}</span>
+          ) : (
+            <button key={i} type="button" className="ref-chip" title={part.path} onClick={() => onOpen({ pagePath: part.path })}>
+              @{pages.find((p) => p.path === part.path)?.title ?? part.path.replace(/^wiki\//, '')}
+            </button>
+          ),
+        )}
+      </div>
+    </div>
+  );
+}
+
+/** A finished (or stopped) answer with its references. */
+export function AssistantMessage({ message, onOpen }: { message: ChatMessage; onOpen: OpenSource }) {
+  // Why a turn failed is not stored with the message; this window knows it for turns it ran.
+  const error = useChat((s) => (message.turn ? (s.turns[message.turn.turnId]?.error ?? null) : null));
+  return (
+    <div className="message assistant" role="article" aria-label="Answer">
+      {message.content ? (
+        <Answer content={message.content} turn={message.turn} onOpenPassage={onOpen} />
+      ) : (
+        <p className="muted">(no answer text)</p>
+      )}
+      {message.turn && <TurnFooter turn={message.turn} error={error} onOpenPassage={onOpen} />}
+    </div>
+  );
+}
+
+/** The answer while it streams: Markdown as it arrives, a caret, and chips pending their check. */
+export function StreamingAnswer({ text, error, onOpen }: { text: string; error: string | null; onOpen: OpenSource }) {
+  return (
+    <div className="message assistant streaming" role="article" aria-label="Answer" aria-busy={!error}>
+      {text ? <Answer content={text} turn={null} onOpenPassage={onOpen} /> : !error && <p className="thinking">Searching and thinking…</p>}
+      {error && (
+        <p role="alert" className="turn-note failed">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

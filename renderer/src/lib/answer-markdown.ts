@@ -1,0 +1,30 @@
+/**
+ * Turning an answer's citation markers into links react-markdown can render as chips. Markers are
+ * found with the shared parser (which skips code), and each number of a marker becomes its own
+ * link `#sift-cite-<marker>-<number>`, so `[1, 2]` shows two chips and code stays untouched.
+ */
+import { parseCitationMarkers, type CitationMarker } from '../../../shared/citations';
+
+/** The link prefix that marks a citation chip. */
+export const CITE_PREFIX = '#sift-cite-';
+
+/** The answer as Markdown with citation links, and the markers found (in text order). */
+export function answerMarkdown(text: string): { markdown: string; markers: CitationMarker[] } {
+  const markers = parseCitationMarkers(text);
+  let markdown = '';
+  let from = 0;
+  markers.forEach((marker, index) => {
+    markdown += text.slice(from, marker.start);
+    markdown += marker.numbers.map((n) => `[\\[${n}\\]](${CITE_PREFIX}${index}-${n})`).join('');
+    from = marker.end;
+  });
+  markdown += text.slice(from);
+  return { markdown, markers };
+}
+
+/** The marker index and number a citation link stands for, or null for any other link. */
+export function citeOf(href: string | undefined): { marker: number; number: number } | null {
+  if (!href?.startsWith(CITE_PREFIX)) return null;
+  const [marker, number] = href.slice(CITE_PREFIX.length).split('-').map(Number);
+  return Number.isInteger(marker) && Number.isInteger(number) ? { marker: marker!, number: number! } : null;
+}

@@ -1,0 +1,25 @@
+/** Which screen of the selected knowledge base is showing. */
+import { create } from 'zustand';
+
+/** The screens of a knowledge base. */
+export type Screen = 'chat' | 'pages' | 'folders';
+
+interface UiState {
+  screen: Screen;
+  /** Set when a screen should move focus to its main field once shown (e.g. "Add a folder"). */
+  focusRequest: string | null;
+  show(screen: Screen, focus?: string): void;
+  focusDone(): void;
+}
+
+/** The screen store. */
+export const useUi = create<UiState>((set) => ({
+  screen: 'chat',
+  focusRequest: null,
+  show(screen, focus) {
+    set({ screen, focusRequest: focus ?? null });
+  },
+  focusDone() {
+    set({ focusRequest: null });
+  },
+}));
