@@ -159,7 +159,8 @@ export class Indexer {
         const folder = deps.folders.find((f) => f.path === folderPath);
         if (folder) await runFiles(deps, folder, [...rels]);
       }
-      c.state = 'done';
+      // Stopped by close(): not done — the next start resumes where this run left off.
+      c.state = this.abort.signal.aborted ? 'idle' : 'done';
     } catch (err) {
       c.state = 'error';
       c.error = err instanceof Error ? err.message : String(err);

@@ -3,6 +3,7 @@
  * (in the worker), write each file in its own transaction, then embed the chunks still without
  * vectors. Unchanged files cost a stat: size + mtime first, sha256 only when those moved.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Folder } from '../../../shared/models';
@@ -63,6 +64,7 @@ export async function runFull(deps: RunDeps): Promise<void> {
       seen.add(s.relPath);
       writeProblem(db, { folder: folder.path, relPath: s.relPath, size: 0, mtimeMs: 0, sha256: null, status: 'skipped', reason: s.reason });
       c.filesSkipped++;
+      c.filesDone++;
     }
     for (const file of files) {
       seen.add(file.relPath);
@@ -73,13 +75,17 @@ export async function runFull(deps: RunDeps): Promise<void> {
     for (const [relPath, doc] of stored) if (!seen.has(relPath)) remove(db, doc.id, c);
     c.filesTotal += files.length + skipped.length;
   }
-  c.filesDone += c.filesSkipped;
   await prepareAll(deps, jobs);
   await embedPending(deps);
 }
 
 /** Index just these files of one folder (from the watcher), then embed. */
 export async function runFiles(deps: RunDeps, folder: Folder, relPaths: string[]): Promise<void> {
+  // The whole folder gone (unmounted, removed while watched): keep its pages, as a full run does.
+  if (!fs.existsSync(folder.path)) {
+    deps.counters.error = `folder ${folder.path}: the folder ${folder.path} does not exist`;
+    return;
+  }
   deps.counters.filesTotal += relPaths.length;
   await prepareAll(deps, relPaths.map((rel) => jobFor(folder, rel, deps.options.maxFileBytes, documentAt(deps.db, folder.path, rel))));
   await embedPending(deps);
@@ -113,19 +119,47 @@ async function prepareAll(deps: RunDeps, jobs: FileJob[]): Promise<void> {
   c.state = 'indexing';
   deps.progress(true);
   let next = 0;
+  // A store failure (disk full, a broken file) ends the run: the other lanes stop at their next file
+  // instead of writing on after the run has been reported as failed.
+  let failure: unknown = null;
   const lane = async (): Promise<void> => {
-    while (next < jobs.length && !deps.signal.aborted) {
+    while (next < jobs.length && !deps.signal.aborted && failure === null) {
       const job = jobs[next++]!;
       c.currentFile = job.pagePath;
-      const outcome = await deps.prepare(job);
-      if (deps.signal.aborted) return;
-      apply(db, job, outcome, c);
+      try {
+        const outcome = await deps.prepare(job);
+        if (deps.signal.aborted || failure !== null) return;
+        applyOrFail(db, job, outcome, c);
+      } catch (err) {
+        failure ??= err;
+        return;
+      }
       c.filesDone++;
       deps.progress();
     }
   };
   await Promise.all(Array.from({ length: Math.min(deps.options.concurrency, jobs.length) }, lane));
+  if (failure !== null) throw failure;
   c.currentFile = null;
+}
+
+/**
+ * Write one outcome. A page the store refuses by a constraint (its `wiki/` address already taken by
+ * a file of another folder) fails that file alone instead of ending the run; it is recorded without
+ * a fingerprint, so every run retries it and it is indexed once the clash is gone.
+ */
+function applyOrFail(db: Database.Database, job: FileJob, outcome: FileOutcome, c: RunCounters): void {
+  try {
+    apply(db, job, outcome, c);
+  } catch (err) {
+    if (outcome.kind !== 'page' || !String((err as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT')) throw err;
+    const taken = /UNIQUE constraint failed: pages\.path/.test((err as Error).message);
+    const reason = taken
+      ? `its page address ${job.pagePath} is already used by another file; rename one of them`
+      : `could not be stored: ${(err as Error).message}`;
+    writeProblem(db, { folder: job.folder, relPath: job.relPath, size: 0, mtimeMs: 0, sha256: null, status: 'failed', reason });
+    c.filesFailed++;
+  }
 }
 
 function apply(db: Database.Database, job: FileJob, outcome: FileOutcome, c: RunCounters): void {
@@ -141,7 +175,11 @@ function apply(db: Database.Database, job: FileJob, outcome: FileOutcome, c: Run
       return;
     case 'unchanged': {
       const known = documentAt(db, job.folder, job.relPath);
-      if (known) touchDocument(db, known.id, outcome.size, outcome.mtimeMs);
+      if (!known) return;
+      touchDocument(db, known.id, outcome.size, outcome.mtimeMs);
+      // Same bytes, same verdict: a file that failed or was skipped still counts as such in this run.
+      if (known.status === 'failed') c.filesFailed++;
+      if (known.status === 'skipped') c.filesSkipped++;
       return;
     }
     case 'gone': {

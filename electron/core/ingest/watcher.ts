@@ -36,6 +36,7 @@ export class FolderWatcher {
   /** Watch exactly these folders of a knowledge base (replacing what was watched before). */
   async watchKb(kbId: string, folders: Folder[]): Promise<void> {
     await this.unwatchKb(kbId);
+    if (folders.length > 0) this.indexer.warm();
     const list = folders.map((folder) => ({ folder, watcher: this.watchFolder(kbId, folder) }));
     this.watchers.set(kbId, list);
     await Promise.all(list.map(({ watcher }) => new Promise<void>((resolve) => watcher.once('ready', () => resolve()))));
