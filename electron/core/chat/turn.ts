@@ -20,6 +20,9 @@ import { contextBudget, fitPassages, historyMessages, systemPrompt, userMessageW
 import { appendRetrievalLog } from './retrieval-log';
 import { shouldSearch } from './trigger';
 
+/** Passages quoted by the answer given without a model. */
+const EXTRACTIVE_PASSAGES = 5;
+
 /** Chat settings of a turn. */
 export interface ChatSettings extends AgentLimits {
   /** Model to use when the request names none; default the first installed. */
@@ -119,6 +122,8 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps, signal: AbortSig
     retrieval = await retrieve(req, deps, trigger.search, budget);
     if ('down' in picked) {
       status = 'llm_unavailable';
+      // Quoted passages are read, not skimmed by a model: the best few, numbered as cited.
+      retrieval.passages = retrieval.passages.slice(0, EXTRACTIVE_PASSAGES);
       answer = extractiveAnswer(req.message, retrieval.passages, picked.down);
       onToken(answer);
     } else {
