@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // 127.0.0.1. Forked workers because better-sqlite3 and sqlite-vec are native modules.
 export default defineConfig({
   test: {
-    include: ['electron/**/*.test.ts', 'shared/**/*.test.ts', 'scripts/**/*.test.ts'],
+    include: ['electron/**/*.test.ts', 'shared/**/*.test.ts', 'scripts/**/*.test.ts', 'renderer/**/*.test.ts'],
     pool: 'forks',
     testTimeout: 20_000,
     hookTimeout: 20_000,

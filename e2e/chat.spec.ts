@@ -166,7 +166,10 @@ test('without Ollama: a banner says what to do and the answer quotes the passage
   await expect(banner).toBeVisible();
   await expect(banner).toContainText('ollama serve');
   const answer = lastAnswer(page);
-  await expect(answer).toContainText('Ollama was not reachable');
+  // The answer's own text says why once (from the core); no UI note repeats it under the answer.
+  await expect(answer).toContainText('No language model is running (Ollama is not reachable at');
+  await expect(answer.getByText(/Ollama (was|is) not reachable/)).toHaveCount(1);
+  await expect(answer.locator('.turn-note')).toHaveCount(0);
   await expect(answer.getByRole('button', { name: /^Citation 1: / }).first()).toBeVisible();
   await expect(page.getByLabel(/^Language model:/)).toContainText('Ollama unreachable');
   await snap(page, testInfo, '50-ollama-down');

@@ -47,7 +47,61 @@ export async function waitTurnEnded(page: Page, last: RegExp = /^(Done|Stopped|A
   await expect(page.getByRole('list', { name: 'Turn progress' }).getByRole('listitem').last()).toHaveText(last, { timeout: 30_000 });
 }
 
+/** A value kept on the page's window (e.g. a marker that a reload would lose); this e2e code has no DOM types. */
+type PageGlobals = { siftMarker?: boolean };
+
+/** Put a marker on the page's window; {@link hasMarker} is false again after a reload. */
+export async function setMarker(page: Page): Promise<void> {
+  await page.evaluate(() => void ((globalThis as PageGlobals).siftMarker = true));
+}
+
+/** Whether the marker set by {@link setMarker} is still there (the page was not reloaded). */
+export function hasMarker(page: Page): Promise<boolean> {
+  return page.evaluate(() => (globalThis as PageGlobals).siftMarker === true);
+}
+
+/** The text on the page's clipboard (the context needs the clipboard-read permission). */
+export function readClipboard(page: Page): Promise<string> {
+  return page.evaluate(() => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText());
+}
+
 /** Save a screenshot as a test artifact (in test-results/) under `name`. */
 export async function snap(page: Page, testInfo: TestInfo, name: string): Promise<void> {
   await page.screenshot({ path: testInfo.outputPath(`${name}.png`), animations: 'disabled' });
+}
+
+/** Open the settings dialog from the sidebar's gear button; returns the dialog. */
+export async function openSettings(page: Page) {
+  await page.getByRole('complementary').getByRole('button', { name: /^(Settings|设置)$/ }).click();
+  const dialog = page.getByRole('dialog', { name: /^(Settings|设置)$/ });
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+/** Close the settings dialog with its close button. */
+export async function closeSettings(page: Page): Promise<void> {
+  const dialog = page.getByRole('dialog', { name: /^(Settings|设置)$/ });
+  await dialog.getByRole('button', { name: /^(Close|关闭)$/ }).first().click();
+  await expect(dialog).toHaveCount(0);
+}
+
+/**
+ * Run an operation on the core behind `url` (the served URL with its token) over HTTP, as any
+ * client would; throws with the core's message when it fails. For checking what the UI saved.
+ */
+export async function invokeCore<T = unknown>(url: string, op: string, args: unknown = {}): Promise<T> {
+  const { origin, searchParams } = new URL(url);
+  const res = await fetch(`${origin}/api/invoke`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${searchParams.get('token')}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ op, args }),
+  });
+  const body = (await res.json()) as { ok: true; value: T } | { ok: false; error: { code: string; message: string } };
+  if (!body.ok) throw new Error(`${op}: ${body.error.code}: ${body.error.message}`);
+  return body.value;
+}
+
+/** The page's background colour as the browser computes it (for checking the theme). */
+export function backgroundOf(page: Page): Promise<string> {
+  return page.locator('html').evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el).backgroundColor);
 }

@@ -1,5 +1,6 @@
 /** The application shell: knowledge bases on the left, the selected one's screens, the status bar. */
 import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
 import { client } from './client';
 import { Banners } from './components/Banners';
 import { ChatScreen } from './components/ChatScreen';
@@ -9,6 +10,7 @@ import { IndexingPanel } from './components/IndexingPanel';
 import { KbHeader } from './components/KbHeader';
 import { KbSidebar } from './components/KbSidebar';
 import { PagesScreen } from './components/PagesScreen';
+import { SettingsDialog } from './components/SettingsDialog';
 import { StatusBar } from './components/StatusBar';
 import type { KnowledgeBase } from '../../shared/models';
 import { useChat } from './state/chat';
@@ -16,12 +18,15 @@ import { useIngest } from './state/ingest';
 import { useKbs, useSelectedKb } from './state/kbs';
 import { LLM_POLL_MS, useLlm } from './state/llm';
 import { usePages } from './state/pages';
+import { useSettings } from './state/settings';
 import { useUi } from './state/ui';
 
 /** The whole window. */
 export function App() {
+  const { t } = useTranslation();
   const { loaded, load } = useKbs();
   const selected = useSelectedKb();
+  const settingsOpen = useUi((s) => s.settingsOpen);
   useStartup(load);
   useKbData(selected?.id ?? null);
   return (
@@ -33,18 +38,19 @@ export function App() {
           <Workspace kb={selected} />
         ) : (
           <EmptyState
-            title="No knowledge base yet"
+            title={t('app.noKbTitle')}
             action={
               <button type="button" className="primary" onClick={() => document.getElementById('new-kb-name')?.focus()}>
-                Create a knowledge base
+                {t('app.noKbAction')}
               </button>
             }
           >
-            <p>A knowledge base is a set of your folders that Sift indexes and answers from. Name one on the left, then add folders to it.</p>
+            <p>{t('app.noKbText')}</p>
           </EmptyState>
         )}
       </main>
       <StatusBar />
+      {settingsOpen && <SettingsDialog />}
     </div>
   );
 }
@@ -68,10 +74,11 @@ function Workspace({ kb }: { kb: KnowledgeBase }) {
   );
 }
 
-/** Load the knowledge bases and keep the Ollama status fresh. */
+/** Load the knowledge bases and the settings, and keep the Ollama status fresh. */
 function useStartup(load: () => Promise<void>) {
   useEffect(() => {
     void load();
+    void useSettings.getState().load();
     void useLlm.getState().refresh();
     const timer = setInterval(() => void useLlm.getState().refresh(), LLM_POLL_MS);
     return () => clearInterval(timer);

@@ -1,4 +1,5 @@
 /** Banners over the work area for conditions the person should act on: Ollama down, keyword-only search. */
+import { useTranslation } from 'react-i18next';
 import type { KnowledgeBase } from '../../../shared/models';
 import { useIngest } from '../state/ingest';
 import { useKbs } from '../state/kbs';
@@ -7,13 +8,14 @@ import { Icon } from './Icon';
 
 /** The banners that apply now (none most of the time). */
 export function Banners({ kb }: { kb: KnowledgeBase | null }) {
+  const { t } = useTranslation();
   const { error, clearError } = useKbs();
   return (
     <div className="banners">
       {error && (
         <div role="alert" className="banner error">
           <p>{error}</p>
-          <button type="button" className="icon-button" aria-label="Dismiss" onClick={clearError}>
+          <button type="button" className="icon-button" aria-label={t('common.dismiss')} onClick={clearError}>
             <Icon name="close" />
           </button>
         </div>
@@ -25,22 +27,22 @@ export function Banners({ kb }: { kb: KnowledgeBase | null }) {
 }
 
 function OllamaBanner() {
+  const { t } = useTranslation();
   const { status, checking, refresh } = useLlm();
   if (!status || (status.reachable && status.model)) return null;
-  const title = status.reachable ? 'Ollama has no model to answer with' : 'Ollama is not reachable';
-  const help = status.reachable
-    ? (status.message ?? 'Pull a model: `ollama pull qwen3:4b`, then check again.')
-    : `Sift looks for Ollama at ${status.host}. Start it with \`ollama serve\` and pull a model with \`ollama pull qwen3:4b\`, then check again.`;
+  const title = status.reachable ? t('banners.noModelTitle') : t('banners.downTitle');
+  // The core's own message (it names the model to pull) wins over the generic help.
+  const help = status.reachable ? (status.message ?? t('banners.noModelHelp')) : t('banners.downHelp', { host: status.host });
   return (
     <section className="banner warning" aria-label={title}>
       <div>
         <p className="banner-title">{title}</p>
         <p>
-          <WithCode text={help} /> Until then, questions are answered with the best matching passages, quoted and cited.
+          <WithCode text={help} /> {t('banners.meanwhile')}
         </p>
       </div>
       <button type="button" onClick={() => void refresh()} disabled={checking}>
-        {checking ? 'Checking…' : 'Check again'}
+        {checking ? t('banners.checking') : t('banners.checkAgain')}
       </button>
     </section>
   );
@@ -62,20 +64,20 @@ function WithCode({ text }: { text: string }) {
 }
 
 function KeywordOnlyBanner({ kb }: { kb: KnowledgeBase }) {
+  const { t } = useTranslation();
   const reason = useIngest((s) => s.status[kb.id]?.keywordOnly ?? null);
   const reindex = useIngest((s) => s.reindex);
   if (!reason) return null;
   return (
-    <section className="banner info" aria-label="Keyword-only search">
+    <section className="banner info" aria-label={t('banners.keywordOnlyLabel')}>
       <div>
-        <p className="banner-title">“{kb.name}” searches by keywords only</p>
+        <p className="banner-title">{t('banners.keywordOnlyTitle', { name: kb.name })}</p>
         <p>
-          {sentence(reason)} Search still finds exact words; to also find passages by meaning, make the embedding model available (check the network or the
-          model folder) and re-index.
+          {sentence(reason)} {t('banners.keywordOnlyText')}
         </p>
       </div>
       <button type="button" onClick={() => void reindex(kb.id)}>
-        Re-index
+        {t('banners.reindex')}
       </button>
     </section>
   );

@@ -1,5 +1,7 @@
 /** The chat screen: conversations, the open conversation with its composer, and the source reader. */
 import { Fragment, useCallback, useEffect, useRef } from 'react';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import type { IngestStatus, KnowledgeBase } from '../../../shared/models';
 import { useChat, type LiveTurn } from '../state/chat';
 import { isIndexing, useIngest } from '../state/ingest';
@@ -15,6 +17,7 @@ const NONE: never[] = [];
 
 /** Chat with one knowledge base. */
 export function ChatScreen({ kb }: { kb: KnowledgeBase }) {
+  const { t } = useTranslation();
   const current = useChat((s) => s.current[kb.id] ?? null);
   const turns = useChat((s) => s.turns);
   const { send, cancel } = useChat();
@@ -31,19 +34,19 @@ export function ChatScreen({ kb }: { kb: KnowledgeBase }) {
   return (
     <div className={reader ? 'chat-screen with-reader' : 'chat-screen'}>
       <ConversationList kbId={kb.id} />
-      <section className="thread-column" aria-label="Conversation">
+      <section className="thread-column" aria-label={t('chat.conversation')}>
         <Thread kb={kb} conversationId={current} live={live} openSource={openSource} />
         <Composer
           pages={pages}
           running={!!running}
           stopping={running?.stopping ?? false}
-          placeholder="Ask a question…"
+          placeholder={t('chat.askPlaceholder')}
           onSend={(text) => send(kb.id, text)}
           onStop={() => running && void cancel(running.turnId)}
         />
       </section>
       {reader && (
-        <aside className="reader" aria-label="Source">
+        <aside className="reader" aria-label={t('chat.source')}>
           <PageView target={reader} onClose={closeReader} />
         </aside>
       )}
@@ -52,6 +55,7 @@ export function ChatScreen({ kb }: { kb: KnowledgeBase }) {
 }
 
 function Thread({ kb, conversationId, live, openSource }: { kb: KnowledgeBase; conversationId: string | null; live: LiveTurn[]; openSource: OpenSource }) {
+  const { t } = useTranslation();
   const messages = useChat((s) => (conversationId ? (s.messages[conversationId] ?? NONE) : NONE));
   const pages = usePages((s) => s.pages[kb.id] ?? NONE);
   const status = useIngest((s) => s.status[kb.id]);
@@ -78,7 +82,7 @@ function Thread({ kb, conversationId, live, openSource }: { kb: KnowledgeBase; c
   }, [streamed, live.length]);
 
   if (messages.length === 0 && live.length === 0) {
-    return <div className="thread empty-thread">{emptyState(kb, pages.length, conversationCount, status, () => show('folders', 'folder-path'))}</div>;
+    return <div className="thread empty-thread">{emptyState(t, kb, pages.length, conversationCount, status, () => show('folders', 'folder-path'))}</div>;
   }
   return (
     <div
@@ -110,27 +114,35 @@ function Thread({ kb, conversationId, live, openSource }: { kb: KnowledgeBase; c
   );
 }
 
-function emptyState(kb: KnowledgeBase, pageCount: number, conversationCount: number, status: IngestStatus | undefined, addFolder: () => void) {
+function emptyState(
+  t: TFunction,
+  kb: KnowledgeBase,
+  pageCount: number,
+  conversationCount: number,
+  status: IngestStatus | undefined,
+  addFolder: () => void,
+) {
   if (kb.folderCount === 0) {
     return (
-      <EmptyState title="No folders yet" action={<button className="primary" onClick={addFolder}>Add a folder</button>}>
-        <p>Add a folder of notes, papers or documents to “{kb.name}”; then ask questions and get answers that cite the exact passages.</p>
+      <EmptyState title={t('chat.noFoldersTitle')} action={<button className="primary" onClick={addFolder}>{t('chat.addFolder')}</button>}>
+        <p>{t('chat.noFoldersText', { name: kb.name })}</p>
       </EmptyState>
     );
   }
   if (isIndexing(status)) {
     return (
-      <EmptyState title="Still indexing">
+      <EmptyState title={t('chat.stillIndexingTitle')}>
         <p>
-          Sift is reading {status!.filesTotal ? `${status!.filesDone} of ${status!.filesTotal}` : 'the'} files
-          {pageCount ? ` (${pageCount} page${pageCount === 1 ? '' : 's'} so far)` : ''}. You can ask already; answers cover what is indexed so far.
+          {status!.filesTotal ? t('chat.readingSome', { done: status!.filesDone, total: status!.filesTotal }) : t('chat.readingAll')}
+          {pageCount ? t('chat.pagesSoFar', { count: pageCount }) : ''}
+          {t('chat.askAlready')}
         </p>
       </EmptyState>
     );
   }
   return (
-    <EmptyState title={conversationCount === 0 ? 'No conversations yet' : 'New conversation'}>
-      <p>Ask a question below. Answers come from the pages of “{kb.name}” and cite them; type @ to point at a page.</p>
+    <EmptyState title={conversationCount === 0 ? t('chat.noConversationsTitle') : t('chat.newConversationTitle')}>
+      <p>{t('chat.askBelow', { name: kb.name })}</p>
     </EmptyState>
   );
 }

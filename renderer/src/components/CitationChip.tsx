@@ -4,6 +4,8 @@
  * struck-through text, visibly not a link. While the answer streams, chips wait for the check.
  */
 import { useId, useState } from 'react';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import type { Passage } from '../../../shared/models';
 
 /** Props of {@link CitationChip}. */
@@ -18,35 +20,43 @@ export interface CitationChipProps {
   onOpen(passage: Passage): void;
 }
 
-/** Where a passage sits in its file, for people: PDF pages, heading path or lines. */
-export function whereOf(passage: Pick<Passage, 'provenance'>): string {
+/** Where a passage sits in its file, for people, in the UI's language: PDF pages, heading path or lines. */
+export function whereOf(passage: Pick<Passage, 'provenance'>, t: TFunction): string {
   const p = passage.provenance;
   const parts: string[] = [];
-  if (p.pdfPages) parts.push(p.pdfPages[0] === p.pdfPages[1] ? `page ${p.pdfPages[0]}` : `pages ${p.pdfPages[0]}–${p.pdfPages[1]}`);
+  if (p.pdfPages) {
+    const [from, to] = p.pdfPages;
+    parts.push(from === to ? t('citation.page', { page: from }) : t('citation.pages', { from, to }));
+  }
   if (p.headingPath.length) parts.push(p.headingPath.join(' › '));
-  if (!p.pdfPages && p.lines) parts.push(p.lines[0] === p.lines[1] ? `line ${p.lines[0]}` : `lines ${p.lines[0]}–${p.lines[1]}`);
+  if (!p.pdfPages && p.lines) {
+    const [from, to] = p.lines;
+    parts.push(from === to ? t('citation.line', { line: from }) : t('citation.lines', { from, to }));
+  }
   return parts.join(' · ');
 }
 
 /** A citation chip with its hover preview. */
 export function CitationChip({ number, state, passage, quoteVerified, onOpen }: CitationChipProps) {
+  const { t } = useTranslation();
   const [preview, setPreview] = useState(false);
   const tipId = useId();
   if (state === 'pending') return <span className="cite pending">{number}</span>;
   if (state === 'invalid' || !passage) {
     return (
-      <span className="cite invalid" title={`[${number}] names no passage of this answer`}>
-        [{number}]<span className="visually-hidden"> (not a valid citation)</span>
+      <span className="cite invalid" title={t('citation.invalidTitle', { number })}>
+        [{number}]<span className="visually-hidden">{t('citation.notValid')}</span>
       </span>
     );
   }
   const unverified = quoteVerified === false;
+  const where = whereOf(passage, t);
   return (
     <span className="cite-wrap" onMouseEnter={() => setPreview(true)} onMouseLeave={() => setPreview(false)}>
       <button
         type="button"
         className={unverified ? 'cite valid unverified' : 'cite valid'}
-        aria-label={`Citation ${number}: ${passage.title}${unverified ? ' (the quoted words are not in this passage)' : ''}`}
+        aria-label={t('citation.label', { number, title: passage.title }) + (unverified ? t('citation.unverifiedSuffix') : '')}
         aria-describedby={preview ? tipId : undefined}
         onFocus={() => setPreview(true)}
         onBlur={() => setPreview(false)}
@@ -60,10 +70,10 @@ export function CitationChip({ number, state, passage, quoteVerified, onOpen }: 
           <span className="cite-preview-title">{passage.title}</span>
           <span className="cite-preview-where">
             {passage.pagePath}
-            {whereOf(passage) && ` · ${whereOf(passage)}`}
+            {where && ` · ${where}`}
           </span>
           <span className="cite-preview-text">{passage.text.length > 320 ? `${passage.text.slice(0, 320)}…` : passage.text}</span>
-          {unverified && <span className="cite-preview-warning">The answer quotes words that are not in this passage.</span>}
+          {unverified && <span className="cite-preview-warning">{t('citation.unverified')}</span>}
         </span>
       )}
     </span>

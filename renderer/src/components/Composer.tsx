@@ -5,6 +5,7 @@
  * exactly what is sent and editing, undo and input methods stay native.
  */
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { PageSummary } from '../../../shared/models';
 import { splitRefs } from '../lib/mention';
 import { Icon } from './Icon';
@@ -33,6 +34,7 @@ function fitHeight(el: HTMLTextAreaElement): void {
 
 /** The composer with @-mentions. */
 export function Composer({ pages, running, stopping, placeholder, onSend, onStop }: ComposerProps) {
+  const { t } = useTranslation();
   const [text, setText] = useState('');
   const [caret, setCaret] = useState(0);
   const [problem, setProblem] = useState<string | null>(null);
@@ -99,7 +101,7 @@ export function Composer({ pages, running, stopping, placeholder, onSend, onStop
             rows={1}
             value={text}
             placeholder={placeholder}
-            aria-label="Question"
+            aria-label={t('composer.question')}
             aria-describedby={problem ? 'composer-error' : 'composer-help'}
             aria-autocomplete="list"
             aria-expanded={!!mention}
@@ -126,7 +128,7 @@ export function Composer({ pages, running, stopping, placeholder, onSend, onStop
         </p>
       ) : (
         <p id="composer-help" className="composer-help">
-          Enter to send · Shift+Enter for a new line · @ to reference a page
+          {t('composer.help')}
         </p>
       )}
     </div>
@@ -166,18 +168,19 @@ function useFieldLayout(
 }
 
 function SendOrStop(props: { running: boolean; stopping: boolean; disabled: boolean; onSend(): void; onStop(): void }) {
+  const { t } = useTranslation();
   if (props.running) {
     return (
-      <button type="button" className="composer-button stop" aria-label="Stop answer" title="Stop" onClick={props.onStop} disabled={props.stopping}>
+      <button type="button" className="composer-button stop" aria-label={t('composer.stopAnswer')} title={t('composer.stop')} onClick={props.onStop} disabled={props.stopping}>
         <Icon name="stop" />
-        <span>{props.stopping ? 'Stopping…' : 'Stop'}</span>
+        <span>{props.stopping ? t('composer.stopping') : t('composer.stop')}</span>
       </button>
     );
   }
   return (
-    <button type="button" className="composer-button primary" aria-label="Send" title="Send (Enter)" disabled={props.disabled} onClick={props.onSend}>
+    <button type="button" className="composer-button primary" aria-label={t('composer.send')} title={t('composer.sendTitle')} disabled={props.disabled} onClick={props.onSend}>
       <Icon name="send" />
-      <span>Send</span>
+      <span>{t('composer.send')}</span>
     </button>
   );
 }

@@ -1,5 +1,6 @@
-/** A modal confirmation (native `<dialog>`: focus stays inside, Esc cancels). */
+/** A modal confirmation (native `<dialog>`: focus stays inside, Esc cancels; it may open over another dialog). */
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 
 /** Props of {@link ConfirmDialog}. */
 export interface ConfirmDialogProps {
@@ -15,6 +16,7 @@ export interface ConfirmDialogProps {
 
 /** Ask before doing something that cannot be undone. Rendered only while it is open. */
 export function ConfirmDialog({ title, children, confirmLabel, danger = true, onConfirm, onCancel }: ConfirmDialogProps) {
+  const { t } = useTranslation();
   const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {
@@ -36,7 +38,7 @@ export function ConfirmDialog({ title, children, confirmLabel, danger = true, on
       <div className="dialog-body">{children}</div>
       <div className="dialog-actions">
         <button type="button" onClick={onCancel} autoFocus>
-          Cancel
+          {t('common.cancel')}
         </button>
         <button type="button" className={danger ? 'danger' : 'primary'} onClick={onConfirm}>
           {confirmLabel}

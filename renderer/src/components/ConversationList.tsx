@@ -1,25 +1,30 @@
-/** The conversations of a knowledge base: open, start a new one, rename, delete. */
+/** The conversations of a knowledge base: open, start a new one, rename, export, delete. */
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { Conversation } from '../../../shared/chat-models';
+import { useFormats } from '../i18n';
 import { useChat } from '../state/chat';
 import { ConfirmDialog } from './ConfirmDialog';
+import { ExportDialog } from './ExportDialog';
 import { Icon } from './Icon';
 
 const NONE: never[] = [];
 
 /** The conversation column of the chat screen. */
 export function ConversationList({ kbId }: { kbId: string }) {
+  const { t } = useTranslation();
   const conversations = useChat((s) => s.conversations[kbId] ?? NONE);
   const current = useChat((s) => s.current[kbId] ?? null);
   const { open, startNew, remove } = useChat();
   const [renaming, setRenaming] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Conversation | null>(null);
+  const [exporting, setExporting] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   return (
-    <nav className="conversations" aria-label="Conversations">
+    <nav className="conversations" aria-label={t('conversations.heading')}>
       <div className="column-title">
-        <h2>Conversations</h2>
-        <button type="button" className="icon-button" aria-label="New conversation" title="New conversation" onClick={() => startNew(kbId)}>
+        <h2>{t('conversations.heading')}</h2>
+        <button type="button" className="icon-button" aria-label={t('conversations.new')} title={t('conversations.new')} onClick={() => startNew(kbId)}>
           <Icon name="plus" />
         </button>
       </div>
@@ -29,7 +34,7 @@ export function ConversationList({ kbId }: { kbId: string }) {
         </p>
       )}
       {conversations.length === 0 ? (
-        <p className="muted column-empty">None yet. Your first question starts one.</p>
+        <p className="muted column-empty">{t('conversations.none')}</p>
       ) : (
         <ul className="conversation-list" role="list">
           {conversations.map((c) =>
@@ -44,16 +49,18 @@ export function ConversationList({ kbId }: { kbId: string }) {
                 current={c.id === current}
                 onOpen={() => void open(kbId, c.id)}
                 onRename={() => setRenaming(c.id)}
+                onExport={() => setExporting(c.id)}
                 onDelete={() => setDeleting(c)}
               />
             ),
           )}
         </ul>
       )}
+      {exporting && <ExportDialog conversationId={exporting} messageId={null} onClose={() => setExporting(null)} />}
       {deleting && (
         <ConfirmDialog
-          title="Delete this conversation?"
-          confirmLabel="Delete conversation"
+          title={t('conversations.deleteTitle')}
+          confirmLabel={t('conversations.deleteConfirm')}
           onCancel={() => setDeleting(null)}
           onConfirm={() => {
             const id = deleting.id;
@@ -61,7 +68,7 @@ export function ConversationList({ kbId }: { kbId: string }) {
             void remove(kbId, id).then(setProblem);
           }}
         >
-          <p>“{deleting.title}” and its answers are deleted. The pages it cited stay.</p>
+          <p>{t('conversations.deleteText', { title: deleting.title })}</p>
         </ConfirmDialog>
       )}
     </nav>
@@ -73,23 +80,27 @@ interface ItemProps {
   current: boolean;
   onOpen(): void;
   onRename(): void;
+  onExport(): void;
   onDelete(): void;
 }
 
-function ConversationItem({ conversation: c, current, onOpen, onRename, onDelete }: ItemProps) {
+function ConversationItem({ conversation: c, current, onOpen, onRename, onExport, onDelete }: ItemProps) {
+  const { t } = useTranslation();
+  const format = useFormats();
   return (
     <li className={current ? 'conversation current' : 'conversation'}>
       <button type="button" className="conversation-open" aria-current={current ? 'true' : undefined} onClick={onOpen}>
-        <span className="conversation-title">{c.title || 'Untitled'}</span>
-        <span className="conversation-meta">
-          {c.messageCount} message{c.messageCount === 1 ? '' : 's'} · {new Date(c.updatedAt).toLocaleDateString()}
-        </span>
+        <span className="conversation-title">{c.title || t('conversations.untitled')}</span>
+        <span className="conversation-meta">{t('conversations.meta', { count: c.messageCount, date: format.date(c.updatedAt) })}</span>
       </button>
       <span className="row-actions">
-        <button type="button" className="icon-button small" aria-label={`Rename conversation ${c.title}`} title="Rename" onClick={onRename}>
+        <button type="button" className="icon-button small" aria-label={t('conversations.renameLabel', { title: c.title })} title={t('common.rename')} onClick={onRename}>
           <Icon name="pencil" size={14} />
         </button>
-        <button type="button" className="icon-button small" aria-label={`Delete conversation ${c.title}`} title="Delete" onClick={onDelete}>
+        <button type="button" className="icon-button small" aria-label={t('conversations.exportLabel', { title: c.title })} title={t('conversations.export')} onClick={onExport}>
+          <Icon name="download" size={14} />
+        </button>
+        <button type="button" className="icon-button small" aria-label={t('conversations.deleteLabel', { title: c.title })} title={t('common.delete')} onClick={onDelete}>
           <Icon name="trash" size={14} />
         </button>
       </span>
@@ -98,6 +109,7 @@ function ConversationItem({ conversation: c, current, onOpen, onRename, onDelete
 }
 
 function RenameConversation({ kbId, conversation, onDone }: { kbId: string; conversation: Conversation; onDone(): void }) {
+  const { t } = useTranslation();
   const rename = useChat((s) => s.rename);
   const [title, setTitle] = useState(conversation.title);
   const [problem, setProblem] = useState<string | null>(null);
@@ -109,13 +121,13 @@ function RenameConversation({ kbId, conversation, onDone }: { kbId: string; conv
   }
   return (
     <form className="rename-conversation" onSubmit={(e) => void submit(e)}>
-      <input aria-label="Conversation title" value={title} autoFocus onChange={(e) => setTitle(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && onDone()} />
+      <input aria-label={t('conversations.titleLabel')} value={title} autoFocus onChange={(e) => setTitle(e.target.value)} onKeyDown={(e) => e.key === 'Escape' && onDone()} />
       <div className="row">
         <button type="submit" className="primary">
-          Save
+          {t('common.save')}
         </button>
         <button type="button" onClick={onDone}>
-          Cancel
+          {t('common.cancel')}
         </button>
       </div>
       {problem && (

@@ -1,46 +1,36 @@
-/** The folders of a knowledge base: add one (native picker in the app, a path field everywhere), remove one. */
+/**
+ * The folders of a knowledge base: add one (native picker in the app, a path field everywhere),
+ * edit its exclude patterns, remove it.
+ */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import type { KnowledgeBase } from '../../../shared/models';
+import { Trans, useTranslation } from 'react-i18next';
+import type { Folder, KnowledgeBase } from '../../../shared/models';
 import { canPickFolders, client } from '../client';
+import { pathProblem } from '../lib/paths';
 import { useIngest } from '../state/ingest';
 import { useUi } from '../state/ui';
 import { ConfirmDialog } from './ConfirmDialog';
+import { ExcludeEditor } from './ExcludeEditor';
 import { Icon } from './Icon';
 
 const NO_FOLDERS: never[] = [];
 
-/** Why a typed path cannot be a folder path, or null. The core checks that it exists and is a folder. */
-export function pathProblem(path: string): string | null {
-  const p = path.trim();
-  if (p === '') return 'Type the path of a folder on this computer.';
-  if (!/^(\/|~(\/|$)|[A-Za-z]:[\\/]|\\\\)/.test(p)) return 'Type the full path, starting with / or ~ (or a drive letter such as C:\\ on Windows).';
-  return null;
-}
-
-/** Lists a knowledge base's folders with a remove button each, and the form that adds one. */
+/** Lists a knowledge base's folders with their exclusions and a remove button each, and the form that adds one. */
 export function FolderPanel({ kb }: { kb: KnowledgeBase }) {
+  const { t } = useTranslation();
   const folders = useIngest((s) => s.folders[kb.id] ?? NO_FOLDERS);
   const removeFolder = useIngest((s) => s.removeFolder);
   const [removing, setRemoving] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   return (
     <section className="panel" aria-labelledby="folders-heading">
-      <h2 id="folders-heading">Folders</h2>
+      <h2 id="folders-heading">{t('folders.heading')}</h2>
       {folders.length === 0 ? (
-        <p className="muted">No folders yet. Add one below; Sift reads its files and keeps the index up to date.</p>
+        <p className="muted">{t('folders.none')}</p>
       ) : (
-        <ul className="folder-list" aria-label="Folders of this knowledge base">
+        <ul className="folder-list" aria-label={t('folders.listLabel')}>
           {folders.map((f) => (
-            <li key={f.path} className="folder-item">
-              <Icon name="folder" />
-              <span className="folder-path" title={f.path}>
-                {f.path}
-              </span>
-              {f.pagePrefix && <span className="badge">wiki/{f.pagePrefix}/</span>}
-              <button type="button" className="icon-button" aria-label={`Remove folder ${f.path}`} title="Remove" onClick={() => setRemoving(f.path)}>
-                <Icon name="close" />
-              </button>
-            </li>
+            <FolderItem key={f.path} kb={kb} folder={f} onRemove={() => setRemoving(f.path)} />
           ))}
         </ul>
       )}
@@ -52,8 +42,8 @@ export function FolderPanel({ kb }: { kb: KnowledgeBase }) {
       <AddFolderForm kb={kb} />
       {removing && (
         <ConfirmDialog
-          title="Remove this folder?"
-          confirmLabel="Remove folder"
+          title={t('folders.removeTitle')}
+          confirmLabel={t('folders.removeConfirm')}
           onCancel={() => setRemoving(null)}
           onConfirm={() => {
             const path = removing;
@@ -62,7 +52,7 @@ export function FolderPanel({ kb }: { kb: KnowledgeBase }) {
           }}
         >
           <p>
-            Its pages leave “{kb.name}”. The files in <code>{removing}</code> stay on your disk.
+            <Trans i18nKey="folders.removeText" values={{ name: kb.name, path: removing }} components={{ code: <code /> }} />
           </p>
         </ConfirmDialog>
       )}
@@ -70,7 +60,32 @@ export function FolderPanel({ kb }: { kb: KnowledgeBase }) {
   );
 }
 
+function FolderItem({ kb, folder: f, onRemove }: { kb: KnowledgeBase; folder: Folder; onRemove(): void }) {
+  const { t } = useTranslation();
+  const [editing, setEditing] = useState(false);
+  const count = f.excludeGlobs.length;
+  return (
+    <li className="folder-entry">
+      <div className="folder-item">
+        <Icon name="folder" />
+        <span className="folder-path" title={f.path}>
+          {f.path}
+        </span>
+        {f.pagePrefix && <span className="badge">wiki/{f.pagePrefix}/</span>}
+        <button type="button" className="small-button" aria-expanded={editing} onClick={() => setEditing(!editing)}>
+          {count ? t('folders.excludes', { count }) : t('folders.excludesNone')}
+        </button>
+        <button type="button" className="icon-button" aria-label={t('folders.removeLabel', { path: f.path })} title={t('common.remove')} onClick={onRemove}>
+          <Icon name="close" />
+        </button>
+      </div>
+      {editing && <ExcludeEditor kbId={kb.id} folder={f} onDone={() => setEditing(false)} />}
+    </li>
+  );
+}
+
 function AddFolderForm({ kb }: { kb: KnowledgeBase }) {
+  const { t } = useTranslation();
   const addFolder = useIngest((s) => s.addFolder);
   const { focusRequest, focusDone } = useUi();
   const [path, setPath] = useState('');
@@ -84,7 +99,8 @@ function AddFolderForm({ kb }: { kb: KnowledgeBase }) {
   }, [focusRequest, focusDone]);
 
   async function add(value: string) {
-    const error = pathProblem(value) ?? (await addFolder(kb.id, value.trim()));
+    const bad = pathProblem(value);
+    const error = bad ? (bad === 'empty' ? t('folders.pathEmpty') : t('folders.pathNotFull')) : await addFolder(kb.id, value.trim());
     setProblem(error);
     if (!error) setPath('');
   }
@@ -93,7 +109,7 @@ function AddFolderForm({ kb }: { kb: KnowledgeBase }) {
     if (!result.ok) return setProblem(result.error.message);
     if (!result.value.supported) {
       setPicker(false);
-      setProblem('This window cannot open a folder picker; type the folder’s path instead.');
+      setProblem(t('folders.noPicker'));
       input.current?.focus();
     } else if (result.value.path) await add(result.value.path);
   }
@@ -106,29 +122,29 @@ function AddFolderForm({ kb }: { kb: KnowledgeBase }) {
         void add(path);
       }}
     >
-      <label htmlFor="folder-path">Add a folder</label>
+      <label htmlFor="folder-path">{t('folders.addLabel')}</label>
       <div className="row">
         <input
           ref={input}
           id="folder-path"
           value={path}
-          placeholder="/home/me/notes"
+          placeholder={t('folders.placeholder')}
           spellCheck={false}
           aria-invalid={problem ? 'true' : undefined}
           aria-describedby="folder-path-help"
           onChange={(e) => setPath(e.target.value)}
         />
         <button type="submit" className="primary">
-          Add folder
+          {t('folders.addButton')}
         </button>
         {picker && (
           <button type="button" onClick={() => void pick()}>
-            Choose…
+            {t('common.choose')}
           </button>
         )}
       </div>
       <p id="folder-path-help" className={problem ? 'field-error' : 'muted'} role={problem ? 'alert' : undefined}>
-        {problem ?? 'The full path of a folder on this computer. Markdown, text, PDF, Word, HTML and code files become pages.'}
+        {problem ?? t('folders.help')}
       </p>
     </form>
   );

@@ -13,6 +13,10 @@ const PATHS = {
   refresh: 'M12.5 6A5 5 0 1 0 13 9M12.5 2.5V6H9',
   chat: 'M3 3.5h10v7H7l-3 2.5v-2.5H3z',
   book: 'M3 3h4.5a1 1 0 0 1 1 1v9a1 1 0 0 0-1-1H3zM13 3H9.5a1 1 0 0 0-1 1v9a1 1 0 0 1 1-1H13z',
+  gear: 'M8 5.5a2.5 2.5 0 1 0 0 5 2.5 2.5 0 0 0 0-5zM8 1.5v2M8 12.5v2M1.5 8h2M12.5 8h2M3.4 3.4l1.4 1.4M11.2 11.2l1.4 1.4M3.4 12.6l1.4-1.4M11.2 4.8l1.4-1.4',
+  copy: 'M5.5 5.5h7v8h-7zM3.5 10.5v-8h7',
+  download: 'M8 2.5v7.5M4.5 6.5L8 10l3.5-3.5M3 13.5h10',
+  check: 'M3 8.5l3 3 7-7',
 } as const;
 
 /** The names of the icons. */

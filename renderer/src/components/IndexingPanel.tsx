@@ -1,20 +1,28 @@
 /** Live indexing of one knowledge base: progress bar, counts, the file being read, and files that failed. */
 import { useState } from 'react';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import type { IngestStatus, KnowledgeBase } from '../../../shared/models';
+import { useFormats } from '../i18n';
 import { isIndexing, progressOf, useIngest } from '../state/ingest';
 import { Icon } from './Icon';
 
-const STATE_LABEL: Record<IngestStatus['state'], string> = {
-  idle: 'Not indexed in this session',
-  scanning: 'Looking for files…',
-  indexing: 'Reading files…',
-  embedding: 'Computing vectors…',
-  done: 'Up to date',
-  error: 'Indexing stopped',
-};
+/** What a run's state is called in the UI's language. */
+export function stateLabel(state: IngestStatus['state'], t: TFunction): string {
+  const labels = {
+    idle: t('indexing.idle'),
+    scanning: t('indexing.scanning'),
+    indexing: t('indexing.indexing'),
+    embedding: t('indexing.embedding'),
+    done: t('indexing.done'),
+    error: t('indexing.error'),
+  } as const;
+  return labels[state];
+}
 
 /** The indexing panel of a knowledge base. */
 export function IndexingPanel({ kb }: { kb: KnowledgeBase }) {
+  const { t } = useTranslation();
   const status = useIngest((s) => s.status[kb.id]);
   const reindex = useIngest((s) => s.reindex);
   const [problem, setProblem] = useState<string | null>(null);
@@ -22,9 +30,9 @@ export function IndexingPanel({ kb }: { kb: KnowledgeBase }) {
   return (
     <section className="panel" aria-labelledby="indexing-heading">
       <div className="panel-title">
-        <h2 id="indexing-heading">Indexing</h2>
+        <h2 id="indexing-heading">{t('indexing.heading')}</h2>
         <button type="button" disabled={busy || kb.folderCount === 0} onClick={() => void reindex(kb.id).then(setProblem)}>
-          <Icon name="refresh" /> Re-index now
+          <Icon name="refresh" /> {t('indexing.reindexNow')}
         </button>
       </div>
       {problem && (
@@ -33,9 +41,9 @@ export function IndexingPanel({ kb }: { kb: KnowledgeBase }) {
         </p>
       )}
       {!status ? (
-        <p className="muted">Loading…</p>
+        <p className="muted">{t('common.loading')}</p>
       ) : kb.folderCount === 0 && status.state === 'idle' ? (
-        <p className="muted">Nothing to index yet: add a folder.</p>
+        <p className="muted">{t('indexing.nothing')}</p>
       ) : (
         <StatusDetails status={status} />
       )}
@@ -44,29 +52,39 @@ export function IndexingPanel({ kb }: { kb: KnowledgeBase }) {
 }
 
 function StatusDetails({ status }: { status: IngestStatus }) {
+  const { t } = useTranslation();
+  const format = useFormats();
   const progress = progressOf(status);
   const failed = status.problems.filter((p) => p.status === 'failed');
   const skipped = status.problems.filter((p) => p.status === 'skipped');
   return (
     <div className="indexing" aria-live="polite">
       <p className="indexing-state">
-        <strong>{STATE_LABEL[status.state]}</strong>
-        {status.state === 'done' && status.finishedAt && <span className="muted"> · finished {new Date(status.finishedAt).toLocaleTimeString()}</span>}
+        <strong>{stateLabel(status.state, t)}</strong>
+        {status.state === 'done' && status.finishedAt && <span className="muted">{t('indexing.finished', { time: format.time(status.finishedAt) })}</span>}
       </p>
-      <ProgressBar value={progress} label="Indexing progress" />
+      <ProgressBar value={progress} label={t('indexing.progress')} />
       {status.currentFile && (
         <p className="current-file" title={status.currentFile}>
-          <span className="muted">Now reading</span> <code>{status.currentFile}</code>
+          <span className="muted">{t('indexing.nowReading')}</span> <code>{status.currentFile}</code>
         </p>
       )}
       <dl className="counts">
-        <Count label="Files" value={`${status.filesDone} / ${status.filesTotal}`} />
-        <Count label="Pages" value={status.pages} />
-        <Count label="Chunks" value={status.chunks} />
-        <Count label="With vectors" value={status.keywordOnly ? 'keywords only' : `${status.chunksEmbedded} / ${status.chunks}`} />
-        <Count label="Failed" value={status.filesFailed || failed.length} />
-        <Count label="Skipped" value={status.filesSkipped || skipped.length} />
+        <Count label={t('indexing.files')} value={t('indexing.ofTotal', { done: status.filesDone, total: status.filesTotal })} />
+        <Count label={t('indexing.pages')} value={format.number(status.pages)} />
+        <Count label={t('indexing.chunks')} value={format.number(status.chunks)} />
+        <Count
+          label={t('indexing.withVectors')}
+          value={status.keywordOnly ? t('indexing.keywordsOnly') : t('indexing.ofTotal', { done: status.chunksEmbedded, total: status.chunks })}
+        />
+        <Count label={t('indexing.failed')} value={format.number(status.filesFailed || failed.length)} />
+        <Count label={t('indexing.skipped')} value={format.number(status.filesSkipped || skipped.length)} />
       </dl>
+      {status.embeddingModel && (
+        <p className="indexing-model">
+          <span className="muted">{t('indexing.model')}</span> <code>{status.embeddingModel}</code>
+        </p>
+      )}
       {status.error && (
         <p role="alert" className="field-error">
           {status.error}
@@ -74,7 +92,7 @@ function StatusDetails({ status }: { status: IngestStatus }) {
       )}
       {failed.length > 0 && (
         <div className="problems">
-          <h3 id="failed-heading">Files that failed</h3>
+          <h3 id="failed-heading">{t('indexing.failedFiles')}</h3>
           <ul aria-labelledby="failed-heading">
             {failed.map((p) => (
               <li key={`${p.folder}/${p.relPath}`}>
@@ -87,7 +105,7 @@ function StatusDetails({ status }: { status: IngestStatus }) {
       )}
       {skipped.length > 0 && (
         <details className="problems">
-          <summary>Skipped files ({skipped.length})</summary>
+          <summary>{t('indexing.skippedFiles', { count: skipped.length })}</summary>
           <ul>
             {skipped.map((p) => (
               <li key={`${p.folder}/${p.relPath}`}>

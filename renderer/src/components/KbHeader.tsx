@@ -1,19 +1,21 @@
 /** The selected knowledge base's title bar: its name, the screen tabs, rename and delete. */
 import { useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { KnowledgeBase } from '../../../shared/models';
 import { useKbs } from '../state/kbs';
 import { useUi, type Screen } from '../state/ui';
 import { ConfirmDialog } from './ConfirmDialog';
 import { Icon } from './Icon';
 
-const SCREENS: { id: Screen; label: string }[] = [
-  { id: 'chat', label: 'Chat' },
-  { id: 'pages', label: 'Pages' },
-  { id: 'folders', label: 'Folders & indexing' },
-];
+const SCREENS = [
+  { id: 'chat', label: 'kb.tabChat' },
+  { id: 'pages', label: 'kb.tabPages' },
+  { id: 'folders', label: 'kb.tabFolders' },
+] as const satisfies readonly { id: Screen; label: string }[];
 
 /** Title, tabs and actions of one knowledge base. */
 export function KbHeader({ kb }: { kb: KnowledgeBase }) {
+  const { t } = useTranslation();
   const [renaming, setRenaming] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -26,10 +28,10 @@ export function KbHeader({ kb }: { kb: KnowledgeBase }) {
         ) : (
           <>
             <h1 id="kb-title">{kb.name}</h1>
-            <button type="button" className="icon-button" aria-label="Rename knowledge base" title="Rename" onClick={() => setRenaming(true)}>
+            <button type="button" className="icon-button" aria-label={t('kb.renameKb')} title={t('common.rename')} onClick={() => setRenaming(true)}>
               <Icon name="pencil" />
             </button>
-            <button type="button" className="icon-button" aria-label="Delete knowledge base" title="Delete" onClick={() => setDeleting(true)}>
+            <button type="button" className="icon-button" aria-label={t('kb.deleteKb')} title={t('common.delete')} onClick={() => setDeleting(true)}>
               <Icon name="trash" />
             </button>
           </>
@@ -43,15 +45,15 @@ export function KbHeader({ kb }: { kb: KnowledgeBase }) {
       )}
       {deleting && (
         <ConfirmDialog
-          title={`Delete “${kb.name}”?`}
-          confirmLabel="Delete knowledge base"
+          title={t('kb.deleteTitle', { name: kb.name })}
+          confirmLabel={t('kb.deleteKb')}
           onCancel={() => setDeleting(false)}
           onConfirm={() => {
             setDeleting(false);
             void remove(kb.id).then(setProblem);
           }}
         >
-          <p>Its index and its conversations are removed. The folders and files on your disk are not touched.</p>
+          <p>{t('kb.deleteText')}</p>
         </ConfirmDialog>
       )}
     </header>
@@ -59,6 +61,7 @@ export function KbHeader({ kb }: { kb: KnowledgeBase }) {
 }
 
 function RenameForm({ kb, onDone }: { kb: KnowledgeBase; onDone(): void }) {
+  const { t } = useTranslation();
   const rename = useKbs((s) => s.rename);
   const [name, setName] = useState(kb.name);
   const [problem, setProblem] = useState<string | null>(null);
@@ -71,17 +74,17 @@ function RenameForm({ kb, onDone }: { kb: KnowledgeBase; onDone(): void }) {
   return (
     <form className="rename-form" onSubmit={(e) => void submit(e)}>
       <input
-        aria-label="Knowledge base name"
+        aria-label={t('kb.nameLabel')}
         value={name}
         autoFocus
         onChange={(e) => setName(e.target.value)}
         onKeyDown={(e) => e.key === 'Escape' && onDone()}
       />
       <button type="submit" className="primary">
-        Save
+        {t('common.save')}
       </button>
       <button type="button" onClick={onDone}>
-        Cancel
+        {t('common.cancel')}
       </button>
       {problem && (
         <span role="alert" className="field-error">
@@ -93,6 +96,7 @@ function RenameForm({ kb, onDone }: { kb: KnowledgeBase; onDone(): void }) {
 }
 
 function Tabs() {
+  const { t } = useTranslation();
   const { screen, show } = useUi();
   // Arrow keys move between tabs, as in any tab strip.
   function onKeyDown(e: KeyboardEvent) {
@@ -104,7 +108,7 @@ function Tabs() {
     document.getElementById(`tab-${next.id}`)?.focus();
   }
   return (
-    <div role="tablist" aria-label="Screens" className="tabs" onKeyDown={onKeyDown}>
+    <div role="tablist" aria-label={t('kb.tabs')} className="tabs" onKeyDown={onKeyDown}>
       {SCREENS.map((s) => (
         <button
           key={s.id}
@@ -117,7 +121,7 @@ function Tabs() {
           className="tab"
           onClick={() => show(s.id)}
         >
-          {s.label}
+          {t(s.label)}
         </button>
       ))}
     </div>

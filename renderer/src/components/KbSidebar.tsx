@@ -1,19 +1,27 @@
 /** The left sidebar: the knowledge-base switcher and the form that creates one. */
 import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { isIndexing, useIngest } from '../state/ingest';
 import { useKbs } from '../state/kbs';
+import { useUi } from '../state/ui';
+import { Icon } from './Icon';
 
-/** The list of knowledge bases (select one to work in it) and "New knowledge base". */
+/** The list of knowledge bases (select one to work in it), "New knowledge base", and the settings button. */
 export function KbSidebar() {
+  const { t } = useTranslation();
+  const openSettings = useUi((s) => s.openSettings);
   const { kbs, selectedKbId, select } = useKbs();
   const statuses = useIngest((s) => s.status);
   return (
-    <aside className="sidebar" aria-label="Knowledge bases">
+    <aside className="sidebar" aria-label={t('sidebar.label')}>
       <header className="brand">
         <span className="brand-mark" aria-hidden="true">◆</span> Sift
+        <button type="button" className="icon-button brand-settings" aria-label={t('sidebar.settings')} title={t('sidebar.settings')} onClick={openSettings}>
+          <Icon name="gear" />
+        </button>
       </header>
-      <nav aria-label="Knowledge base switcher" className="kb-nav">
-        <h2 className="sidebar-heading">Knowledge bases</h2>
+      <nav aria-label={t('sidebar.switcher')} className="kb-nav">
+        <h2 className="sidebar-heading">{t('sidebar.heading')}</h2>
         <ul className="kb-list" role="list">
           {kbs.map((kb) => {
             const busy = isIndexing(statuses[kb.id]);
@@ -27,8 +35,8 @@ export function KbSidebar() {
                 >
                   <span className="kb-name">{kb.name}</span>
                   <span className="kb-meta">
-                    {busy && <span className="pulse" aria-label="indexing" />}
-                    {kb.folderCount} folder{kb.folderCount === 1 ? '' : 's'}
+                    {busy && <span className="pulse" aria-label={t('sidebar.indexing')} />}
+                    {t('sidebar.folders', { count: kb.folderCount })}
                   </span>
                 </button>
               </li>
@@ -42,6 +50,7 @@ export function KbSidebar() {
 }
 
 function CreateKbForm() {
+  const { t } = useTranslation();
   const create = useKbs((s) => s.create);
   const [name, setName] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
@@ -53,17 +62,17 @@ function CreateKbForm() {
   }
   return (
     <form className="create-kb" onSubmit={(e) => void submit(e)}>
-      <label htmlFor="new-kb-name">New knowledge base</label>
+      <label htmlFor="new-kb-name">{t('sidebar.newKb')}</label>
       <div className="row">
         <input
           id="new-kb-name"
           value={name}
-          placeholder="Name, e.g. 工作笔记"
+          placeholder={t('sidebar.namePlaceholder')}
           aria-invalid={problem ? 'true' : undefined}
           aria-describedby={problem ? 'new-kb-error' : undefined}
           onChange={(e) => setName(e.target.value)}
         />
-        <button type="submit">Create</button>
+        <button type="submit">{t('sidebar.create')}</button>
       </div>
       {problem && (
         <p id="new-kb-error" role="alert" className="field-error">

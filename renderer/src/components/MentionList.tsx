@@ -1,4 +1,5 @@
 /** The list of pages offered while an @-mention is typed (a listbox the composer drives by keyboard). */
+import { useTranslation } from 'react-i18next';
 import type { PageSummary } from '../../../shared/models';
 
 /** Props of {@link MentionList}. */
@@ -18,12 +19,13 @@ export function optionId(id: string, index: number): string {
 
 /** The mention suggestions, above the composer. */
 export function MentionList({ id, pages, active, query, onChoose, onHover }: MentionListProps) {
+  const { t } = useTranslation();
   return (
     <div className="mention-popup">
       {pages.length === 0 ? (
-        <p className="mention-empty">No page matches “{query}”.</p>
+        <p className="mention-empty">{t('composer.noPageMatches', { query })}</p>
       ) : (
-        <ul id={id} role="listbox" aria-label="Pages to reference" className="mention-list">
+        <ul id={id} role="listbox" aria-label={t('composer.pagesToReference')} className="mention-list">
           {pages.map((page, i) => (
             <li
               key={page.path}
@@ -45,7 +47,7 @@ export function MentionList({ id, pages, active, query, onChoose, onHover }: Men
         </ul>
       )}
       <p className="mention-hint" aria-hidden="true">
-        ↑ ↓ to move · Enter to insert · Esc to close
+        {t('composer.mentionHint')}
       </p>
     </div>
   );

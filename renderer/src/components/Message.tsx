@@ -1,9 +1,11 @@
 /** One message of a conversation: the person's question (with page references as chips) or an answer. */
+import { useTranslation } from 'react-i18next';
 import type { ChatMessage } from '../../../shared/chat-models';
 import type { PageSummary, Passage } from '../../../shared/models';
 import { splitRefs } from '../lib/mention';
 import { useChat } from '../state/chat';
 import { Answer } from './Answer';
+import { AnswerActions } from './AnswerActions';
 import { TurnFooter } from './References';
 
 /** What opening a source needs: a page path and, for a passage, its span. */
@@ -11,8 +13,9 @@ export type OpenSource = (target: Pick<Passage, 'pagePath'> & Partial<Pick<Passa
 
 /** The person's message; `[[wiki/…]]` references show as chips with the page's title. */
 export function UserMessage({ content, pages, onOpen }: { content: string; pages: PageSummary[]; onOpen: OpenSource }) {
+  const { t } = useTranslation();
   return (
-    <div className="message user" role="article" aria-label="Your message">
+    <div className="message user" role="article" aria-label={t('chat.yourMessage')}>
       <div className="bubble">
         {splitRefs(content).map((part, i) =>
           part.kind === 'text' ? (
@@ -28,27 +31,30 @@ export function UserMessage({ content, pages, onOpen }: { content: string; pages
   );
 }
 
-/** A finished (or stopped) answer with its references. */
+/** A finished (or stopped) answer with its references, and copy and export. */
 export function AssistantMessage({ message, onOpen }: { message: ChatMessage; onOpen: OpenSource }) {
+  const { t } = useTranslation();
   // Why a turn failed is not stored with the message; this window knows it for turns it ran.
   const error = useChat((s) => (message.turn ? (s.turns[message.turn.turnId]?.error ?? null) : null));
   return (
-    <div className="message assistant" role="article" aria-label="Answer">
+    <div className="message assistant" role="article" aria-label={t('chat.answer')}>
       {message.content ? (
         <Answer content={message.content} turn={message.turn} onOpenPassage={onOpen} />
       ) : (
-        <p className="muted">(no answer text)</p>
+        <p className="muted">{t('chat.noText')}</p>
       )}
       {message.turn && <TurnFooter turn={message.turn} error={error} onOpenPassage={onOpen} />}
+      {message.content && <AnswerActions conversationId={message.conversationId} messageId={message.id} />}
     </div>
   );
 }
 
 /** The answer while it streams: Markdown as it arrives, a caret, and chips pending their check. */
 export function StreamingAnswer({ text, error, onOpen }: { text: string; error: string | null; onOpen: OpenSource }) {
+  const { t } = useTranslation();
   return (
-    <div className="message assistant streaming" role="article" aria-label="Answer" aria-busy={!error}>
-      {text ? <Answer content={text} turn={null} onOpenPassage={onOpen} /> : !error && <p className="thinking">Searching and thinking…</p>}
+    <div className="message assistant streaming" role="article" aria-label={t('chat.answer')} aria-busy={!error}>
+      {text ? <Answer content={text} turn={null} onOpenPassage={onOpen} /> : !error && <p className="thinking">{t('chat.thinking')}</p>}
       {error && (
         <p role="alert" className="turn-note failed">
           {error}

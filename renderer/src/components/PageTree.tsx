@@ -1,5 +1,6 @@
 /** A browsable tree of a knowledge base's pages (folders collapsible), with a fuzzy filter. */
 import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { PageSummary } from '../../../shared/models';
 import { matchPages } from '../lib/mention';
 import { Icon } from './Icon';
@@ -37,22 +38,23 @@ export interface PageTreeProps {
 
 /** The page tree with its filter field. */
 export function PageTree({ pages, openPath, onOpen }: PageTreeProps) {
+  const { t } = useTranslation();
   const [filter, setFilter] = useState('');
   const tree = useMemo(() => buildTree(pages), [pages]);
   const matches = useMemo(() => (filter.trim() ? matchPages(pages, filter.trim(), 50) : null), [pages, filter]);
   return (
-    <nav className="page-tree" aria-label="Pages">
+    <nav className="page-tree" aria-label={t('pages.tree')}>
       <input
         type="search"
         className="tree-filter"
-        aria-label="Filter pages"
-        placeholder={`Filter ${pages.length} pages…`}
+        aria-label={t('pages.filter')}
+        placeholder={t('pages.filterPlaceholder', { count: pages.length })}
         value={filter}
         onChange={(e) => setFilter(e.target.value)}
       />
       {matches ? (
         matches.length === 0 ? (
-          <p className="muted tree-empty">No page matches “{filter}”.</p>
+          <p className="muted tree-empty">{t('pages.noMatch', { filter })}</p>
         ) : (
           <ul className="tree-list" role="list">
             {matches.map((p) => (

@@ -4,6 +4,7 @@
  * is `text.slice(start, end)`, nothing else.
  */
 import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { PageDetail } from '../../../shared/models';
 import { client } from '../client';
 import { pageSegments } from '../lib/page-segments';
@@ -19,6 +20,7 @@ export interface PageViewProps {
 
 /** Loads and shows the target page. */
 export function PageView({ target, onClose }: PageViewProps) {
+  const { t } = useTranslation();
   const [page, setPage] = useState<PageDetail | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   useEffect(() => {
@@ -29,17 +31,17 @@ export function PageView({ target, onClose }: PageViewProps) {
       if (result.ok) setPage(result.value);
       else {
         setPage(null);
-        setProblem(result.error.code === 'not_found' ? `${target.path} is no longer in this knowledge base; it may have been re-indexed or removed.` : result.error.message);
+        setProblem(result.error.code === 'not_found' ? t('pages.gone', { path: target.path }) : result.error.message);
       }
     });
     return () => {
       live = false;
     };
-  }, [target.kbId, target.path]);
+  }, [target.kbId, target.path, t]);
 
   const shown = page && page.path === target.path ? page : null;
   return (
-    <article className="page-view" aria-label={shown ? `Page ${shown.title}` : 'Page'}>
+    <article className="page-view" aria-label={shown ? t('pages.pageLabel', { title: shown.title }) : t('pages.page')}>
       <header className="page-header">
         <div className="page-heading-block">
           <h2 className="page-title">{shown?.title ?? target.path.split('/').pop()}</h2>
@@ -49,7 +51,7 @@ export function PageView({ target, onClose }: PageViewProps) {
           {shown && <PageMeta page={shown} />}
         </div>
         {onClose && (
-          <button type="button" className="icon-button" aria-label="Close page" title="Close" onClick={onClose}>
+          <button type="button" className="icon-button" aria-label={t('pages.closePage')} title={t('common.close')} onClick={onClose}>
             <Icon name="close" />
           </button>
         )}
@@ -59,21 +61,23 @@ export function PageView({ target, onClose }: PageViewProps) {
           {problem}
         </p>
       )}
-      {!shown && !problem && <p className="muted page-loading">Loading page…</p>}
+      {!shown && !problem && <p className="muted page-loading">{t('pages.loadingPage')}</p>}
       {shown && <PageText page={shown} target={target} />}
     </article>
   );
 }
 
 function PageMeta({ page }: { page: PageDetail }) {
-  const facts = [page.kind.toUpperCase(), `${page.chars.toLocaleString()} characters`, `${page.chunks} chunks`];
-  if (page.pdfPages) facts.push(`${page.pdfPages.length} PDF page${page.pdfPages.length === 1 ? '' : 's'}`);
-  if (page.encoding && !/^utf-?8$/i.test(page.encoding)) facts.push(`encoding ${page.encoding}`);
+  const { t } = useTranslation();
+  const facts = [page.kind.toUpperCase(), t('pages.characters', { count: page.chars }), t('pages.chunks', { count: page.chunks })];
+  if (page.pdfPages) facts.push(t('pages.pdfPages', { count: page.pdfPages.length }));
+  if (page.encoding && !/^utf-?8$/i.test(page.encoding)) facts.push(t('pages.encoding', { encoding: page.encoding }));
   if (page.language) facts.push(page.language);
   return <p className="page-meta">{facts.join(' · ')}</p>;
 }
 
 function PageText({ page, target }: { page: PageDetail; target: PageTarget }) {
+  const { t } = useTranslation();
   const markRef = useRef<HTMLElement | null>(null);
   const textRef = useRef<HTMLDivElement>(null);
   const span = target.span && target.span.end > target.span.start ? target.span : null;
@@ -91,13 +95,13 @@ function PageText({ page, target }: { page: PageDetail; target: PageTarget }) {
     <>
       {span && (
         <p className="passage-note">
-          Highlighted: the cited passage (characters {span.start.toLocaleString()}–{span.end.toLocaleString()}).{' '}
+          {t('pages.highlighted', { start: span.start, end: span.end })}{' '}
           <button type="button" className="link-button" onClick={() => markRef.current?.scrollIntoView({ block: 'center' })}>
-            Show it
+            {t('pages.showIt')}
           </button>
         </p>
       )}
-      <div ref={textRef} className={page.kind === 'code' ? 'page-text code' : 'page-text'} aria-label="Page text" tabIndex={0}>
+      <div ref={textRef} className={page.kind === 'code' ? 'page-text code' : 'page-text'} aria-label={t('pages.text')} tabIndex={0}>
         {segments.map((s, i) => {
           const text = page.text.slice(s.start, s.end);
           const label = pdfStarts.get(s.start);
@@ -120,7 +124,7 @@ function PageText({ page, target }: { page: PageDetail; target: PageTarget }) {
             <span key={s.start}>
               {label !== undefined && label > 1 && (
                 <span className="pdf-page-label" aria-hidden="true">
-                  page {label}
+                  {t('pages.pdfPage', { page: label })}
                 </span>
               )}
               {node}

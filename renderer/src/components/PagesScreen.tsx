@@ -1,4 +1,5 @@
 /** The Pages screen: the tree on the left, the open page on the right. */
+import { useTranslation } from 'react-i18next';
 import type { KnowledgeBase } from '../../../shared/models';
 import { isIndexing, useIngest } from '../state/ingest';
 import { usePages } from '../state/pages';
@@ -11,6 +12,7 @@ const NO_PAGES: never[] = [];
 
 /** Browse the pages of a knowledge base. */
 export function PagesScreen({ kb }: { kb: KnowledgeBase }) {
+  const { t, i18n } = useTranslation();
   const pages = usePages((s) => s.pages[kb.id] ?? NO_PAGES);
   const browsed = usePages((s) => (s.browsed?.kbId === kb.id ? s.browsed : null));
   const browse = usePages((s) => s.browse);
@@ -20,20 +22,18 @@ export function PagesScreen({ kb }: { kb: KnowledgeBase }) {
   if (pages.length === 0) {
     if (kb.folderCount === 0) {
       return (
-        <EmptyState title="No folders yet" action={<button className="primary" onClick={() => show('folders', 'folder-path')}>Add a folder</button>}>
-          <p>Pages appear here once “{kb.name}” has a folder to read.</p>
+        <EmptyState title={t('chat.noFoldersTitle')} action={<button className="primary" onClick={() => show('folders', 'folder-path')}>{t('chat.addFolder')}</button>}>
+          <p>{t('pages.noFoldersText', { name: kb.name })}</p>
         </EmptyState>
       );
     }
     return isIndexing(status) ? (
-      <EmptyState title="Still indexing">
-        <p>
-          Reading {status!.filesDone} of {status!.filesTotal || '…'} files. Pages show up here as soon as they are written.
-        </p>
+      <EmptyState title={t('chat.stillIndexingTitle')}>
+        <p>{t('pages.stillIndexingText', { done: status!.filesDone, total: status!.filesTotal ? status!.filesTotal.toLocaleString(i18n.language) : '…' })}</p>
       </EmptyState>
     ) : (
-      <EmptyState title="No pages" action={<button onClick={() => show('folders')}>See folders and indexing</button>}>
-        <p>None of the files in this knowledge base’s folders became a page yet.</p>
+      <EmptyState title={t('pages.noPagesTitle')} action={<button onClick={() => show('folders')}>{t('pages.seeFolders')}</button>}>
+        <p>{t('pages.noPagesText')}</p>
       </EmptyState>
     );
   }
@@ -44,8 +44,8 @@ export function PagesScreen({ kb }: { kb: KnowledgeBase }) {
         {browsed ? (
           <PageView target={browsed} />
         ) : (
-          <EmptyState title="Pick a page">
-            <p>Choose a page on the left to read it as Sift indexed it.</p>
+          <EmptyState title={t('pages.pickTitle')}>
+            <p>{t('pages.pickText')}</p>
           </EmptyState>
         )}
       </div>

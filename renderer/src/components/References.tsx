@@ -2,6 +2,7 @@
  * What is under a finished answer: how the turn ended when that is worth saying, the references
  * list (built by code from the cited passages), and why each passage was found.
  */
+import { useTranslation } from 'react-i18next';
 import type { TurnInfo } from '../../../shared/chat-models';
 import type { Passage } from '../../../shared/models';
 import { whereOf } from './CitationChip';
@@ -14,23 +15,16 @@ export interface TurnFooterProps {
   onOpenPassage(passage: Pick<Passage, 'pagePath' | 'start' | 'end'>): void;
 }
 
-const DECISION_TEXT = {
-  refused: 'No answer: nothing in this knowledge base answers the question.',
-  clarification: 'Sift needs you to make the question more precise.',
-} as const;
-
-const STATUS_TEXT = {
-  cancelled: 'Stopped. The partial answer is kept.',
-  llm_unavailable: 'Ollama was not reachable, so this answer quotes the best passages instead of writing one.',
-  failed: 'The answer broke off; what arrived is kept.',
-} as const;
-
 /** Notes, references and search details of one answer. */
 export function TurnFooter({ turn, error, onOpenPassage }: TurnFooterProps) {
+  const { t } = useTranslation();
   const notes: string[] = [];
-  if (turn.status !== 'complete') notes.push(STATUS_TEXT[turn.status] + (turn.status === 'failed' && error ? ` (${error})` : ''));
-  if (turn.decision !== 'answered') notes.push(DECISION_TEXT[turn.decision]);
-  if (turn.searchError) notes.push(`Search failed (${turn.searchError}); the answer does not use the knowledge base.`);
+  // An extractive answer (Ollama unreachable) says so in its own text; the banner says what to do.
+  if (turn.status === 'cancelled') notes.push(t('turn.cancelled'));
+  if (turn.status === 'failed') notes.push(t('turn.failed') + (error ? ` (${error})` : ''));
+  if (turn.decision === 'refused') notes.push(t('turn.refused'));
+  if (turn.decision === 'clarification') notes.push(t('turn.clarification'));
+  if (turn.searchError) notes.push(t('turn.searchFailed', { error: turn.searchError }));
   return (
     <div className="turn-footer">
       {notes.map((n) => (
@@ -39,8 +33,8 @@ export function TurnFooter({ turn, error, onOpenPassage }: TurnFooterProps) {
         </p>
       ))}
       {turn.references.length > 0 && (
-        <section className="references" aria-label="References">
-          <h3>References</h3>
+        <section className="references" aria-label={t('turn.references')}>
+          <h3>{t('turn.references')}</h3>
           <ol>
             {turn.references.map((r) => (
               <li key={`${r.number}-${r.evidenceId}`} className="reference">
@@ -50,7 +44,7 @@ export function TurnFooter({ turn, error, onOpenPassage }: TurnFooterProps) {
                     {r.title}
                   </button>
                   <span className="reference-path">{r.pagePath}</span>
-                  {whereOf(r) && <span className="reference-where">{whereOf(r)}</span>}
+                  {whereOf(r, t) && <span className="reference-where">{whereOf(r, t)}</span>}
                 </div>
                 <blockquote className="reference-quote">{r.quote}</blockquote>
               </li>
@@ -63,25 +57,25 @@ export function TurnFooter({ turn, error, onOpenPassage }: TurnFooterProps) {
   );
 }
 
-const HIT_REASON = { explicit: 'you referenced it', title: 'title matches', body: 'text matches' } as const;
-
 function figure(value: number | null, digits = 0): string {
   return value === null ? '—' : value.toFixed(digits);
 }
 
 function WhyFound({ passages }: { passages: Passage[] }) {
+  const { t } = useTranslation();
+  const reason = { explicit: t('turn.hitExplicit'), title: t('turn.hitTitle'), body: t('turn.hitBody') } as const;
   return (
     <details className="why-found">
-      <summary>Why these passages were found</summary>
+      <summary>{t('turn.whyFound')}</summary>
       <table>
         <thead>
           <tr>
-            <th scope="col">#</th>
-            <th scope="col">Page</th>
-            <th scope="col">Reason</th>
-            <th scope="col">Keyword rank</th>
-            <th scope="col">Vector rank</th>
-            <th scope="col">RRF score</th>
+            <th scope="col">{t('turn.colNumber')}</th>
+            <th scope="col">{t('turn.colPage')}</th>
+            <th scope="col">{t('turn.colReason')}</th>
+            <th scope="col">{t('turn.colKeywordRank')}</th>
+            <th scope="col">{t('turn.colVectorRank')}</th>
+            <th scope="col">{t('turn.colRrf')}</th>
           </tr>
         </thead>
         <tbody>
@@ -89,7 +83,7 @@ function WhyFound({ passages }: { passages: Passage[] }) {
             <tr key={p.evidenceId}>
               <td>{i + 1}</td>
               <td title={p.pagePath}>{p.title}</td>
-              <td>{HIT_REASON[p.hitReason]}</td>
+              <td>{reason[p.hitReason]}</td>
               <td>{figure(p.keywordRank)}</td>
               <td>{figure(p.vectorRank)}</td>
               <td>{figure(p.rrfScore, 4)}</td>

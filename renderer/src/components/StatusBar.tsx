@@ -2,42 +2,47 @@
  * The status bar: the retrieval steps of the current turn as they happen, indexing progress of the
  * selected knowledge base (or a model download), and the Ollama connection with its model.
  */
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import { useFormats } from '../i18n';
 import type { TurnStep } from '../state/chat';
 import { useChat } from '../state/chat';
 import { isIndexing, progressOf, useIngest } from '../state/ingest';
 import { useKbs } from '../state/kbs';
 import { useLlm } from '../state/llm';
 
-/** The words the status bar uses for a turn step. */
-export function stepText(step: TurnStep): string {
+/** The words the status bar uses for a turn step, in the UI's language. */
+export function stepText(step: TurnStep, t: TFunction): string {
   switch (step.kind) {
     case 'searching':
-      return 'Searching…';
+      return t('steps.searching');
     case 'found':
-      return `Found ${step.paths.length} page${step.paths.length === 1 ? '' : 's'}`;
+      return t('steps.found', { count: step.paths.length });
     case 'empty':
-      return 'Nothing found in this knowledge base';
+      return t('steps.empty');
     case 'search-failed':
-      return 'Search failed, answering without it';
+      return t('steps.searchFailed');
     case 'tool':
-      return `Looking further (${step.name})…`;
+      return t('steps.tool', { name: step.name });
     case 'tool-result':
-      return step.ok ? step.summary || `${step.name} done` : `${step.name} failed: ${step.summary}`;
+      // A tool's summary comes from the core and is shown as it is.
+      return step.ok ? step.summary || t('steps.toolDone', { name: step.name }) : t('steps.toolFailed', { name: step.name, summary: step.summary });
     case 'answering':
-      return 'Answering…';
+      return t('steps.answering');
     case 'done':
-      if (step.status === 'cancelled') return 'Stopped';
-      if (step.status === 'llm_unavailable') return 'Answered with passages only (Ollama unreachable)';
-      return 'Done';
+      if (step.status === 'cancelled') return t('steps.stopped');
+      if (step.status === 'llm_unavailable') return t('steps.extractive');
+      return t('steps.done');
     case 'failed':
-      return `Failed: ${step.message}`;
+      return t('steps.failed', { message: step.message });
   }
 }
 
 /** The bar along the bottom of the window. */
 export function StatusBar() {
+  const { t } = useTranslation();
   return (
-    <footer className="statusbar" aria-label="Status bar">
+    <footer className="statusbar" aria-label={t('status.bar')}>
       <TurnSteps />
       <Indexing />
       <Ollama />
@@ -46,25 +51,28 @@ export function StatusBar() {
 }
 
 function TurnSteps() {
+  const { t } = useTranslation();
   const turn = useChat((s) => (s.activeTurnId ? s.turns[s.activeTurnId] : undefined));
   return (
     <div className="status-turn" role="status" aria-live="polite">
       {turn && turn.steps.length > 0 ? (
-        <ol className="steps" aria-label="Turn progress">
+        <ol className="steps" aria-label={t('status.turnProgress')}>
           {turn.steps.map((step, i) => (
             <li key={i} className={`step ${step.kind}`}>
-              {stepText(step)}
+              {stepText(step, t)}
             </li>
           ))}
         </ol>
       ) : (
-        <span className="muted">{turn?.running ? 'Starting…' : 'Ready'}</span>
+        <span className="muted">{turn?.running ? t('status.starting') : t('status.ready')}</span>
       )}
     </div>
   );
 }
 
 function Indexing() {
+  const { t } = useTranslation();
+  const format = useFormats();
   const kbId = useKbs((s) => s.selectedKbId);
   const status = useIngest((s) => (kbId ? s.status[kbId] : undefined));
   const model = useIngest((s) => s.model);
@@ -72,16 +80,20 @@ function Indexing() {
   let value: number | null = null;
   if (model && model.status !== 'failed') {
     value = model.total ? (model.loaded ?? 0) / model.total : null;
-    text = `${model.status === 'downloading' ? 'Downloading' : 'Loading'} embedding model ${model.modelId}${value !== null ? ` ${Math.round(value * 100)}%` : '…'}`;
+    const what = model.status === 'downloading' ? t('status.downloadingModel', { model: model.modelId }) : t('status.loadingModel', { model: model.modelId });
+    text = `${what}${value !== null ? ` ${Math.round(value * 100)}%` : '…'}`;
   } else if (status && isIndexing(status)) {
     value = progressOf(status);
-    text = status.state === 'embedding' ? `Vectors ${status.chunksEmbedded}/${status.chunks}` : `Indexing ${status.filesDone}/${status.filesTotal || '…'} files`;
+    text =
+      status.state === 'embedding'
+        ? t('status.vectors', { done: status.chunksEmbedded, total: status.chunks })
+        : t('status.indexingFiles', { done: status.filesDone, total: status.filesTotal ? format.number(status.filesTotal) : '…' });
   } else if (status && status.state !== 'idle') {
-    text = `${status.pages} page${status.pages === 1 ? '' : 's'}${status.filesFailed ? ` · ${status.filesFailed} failed` : ''}`;
+    text = t('status.pages', { count: status.pages }) + (status.filesFailed ? t('status.failedSuffix', { count: status.filesFailed }) : '');
   }
   if (!text) return <div className="status-indexing" />;
   return (
-    <div className="status-indexing" aria-label="Indexing status">
+    <div className="status-indexing" aria-label={t('status.indexing')}>
       {value !== null && value < 1 && (
         <span className="mini-progress" aria-hidden="true">
           <span style={{ width: `${Math.round(value * 100)}%` }} />
@@ -93,20 +105,21 @@ function Indexing() {
 }
 
 function Ollama() {
+  const { t } = useTranslation();
   const { status, error } = useLlm();
-  let label = 'Checking Ollama…';
+  let label: string = t('status.checkingOllama');
   let state = 'unknown';
   if (status?.reachable) {
-    label = status.model ? `Ollama · ${status.model}` : 'Ollama · no model installed';
+    label = status.model ? t('status.ollamaModel', { model: status.model }) : t('status.ollamaNoModel');
     state = status.model ? 'ok' : 'warn';
   } else if (status) {
-    label = 'Ollama unreachable';
+    label = t('status.ollamaDown');
     state = 'down';
   } else if (error) {
-    label = 'Ollama status unknown';
+    label = t('status.ollamaUnknown');
   }
   return (
-    <div className={`status-llm ${state}`} title={status?.message ?? error ?? status?.host ?? ''} aria-label={`Language model: ${label}`}>
+    <div className={`status-llm ${state}`} title={status?.message ?? error ?? status?.host ?? ''} aria-label={t('status.llmLabel', { label })}>
       <span className="dot" aria-hidden="true" />
       {label}
     </div>
