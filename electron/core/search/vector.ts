@@ -10,7 +10,8 @@ import type { StageHit } from './fusion';
 
 /** Tunables of the vector stage. */
 export interface VectorOptions {
-  /** Below this many vectors in scope, score them all exactly. Default 20,000 (0–1,000,000). */
+  /** Below this many chunks, score every vector exactly. Default 4,000 (0–1,000,000): above it, reading
+   *  every vector costs more than the bit pass (measured: 64 ms for 10k exact vs 3 ms bits). */
   exactBelow?: number;
   /** Candidates the bit pass hands to exact rescoring. Default 200 (must be ≥ limit; 50–5,000). */
   candidates?: number;
@@ -25,6 +26,8 @@ export function cosineDistance(a: Float32Array, b: Float32Array): number {
 
 /** A float vector stored as a BLOB. */
 export function toVector(blob: Buffer): Float32Array {
+  // A view when the bytes are 4-aligned (no copy on the hot path), a copy otherwise.
+  if (blob.byteOffset % 4 === 0) return new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4);
   return new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
 }
 
@@ -71,11 +74,12 @@ export function exactVectorSearch(db: Database.Database, query: Float32Array, li
  */
 export function vectorSearch(db: Database.Database, query: Float32Array, limit: number, pageIds: number[] | null, options: VectorOptions = {}): StageHit[] {
   if (pageIds && pageIds.length === 0) return [];
-  const exactBelow = options.exactBelow ?? 20_000;
-  const inScope = pageIds
-    ? (db.prepare(`SELECT count(*) FROM chunk_vectors v JOIN chunks c ON c.id = v.chunk_id WHERE c.page_id IN (SELECT value FROM json_each(?))`).pluck().get(JSON.stringify(pageIds)) as number)
-    : (db.prepare(`SELECT count(*) FROM chunk_vectors`).pluck().get() as number);
-  if (pageIds || inScope < exactBelow) return exactVectorSearch(db, query, limit, pageIds);
+  const exactBelow = options.exactBelow ?? 4_000;
+  if (pageIds) return exactVectorSearch(db, query, limit, pageIds);
+  // chunks, not chunk_vectors: counting the vector table reads every blob (66 ms at 100k), the
+  // chunk index answers in about a millisecond, and only the order of magnitude matters here.
+  const total = db.prepare(`SELECT count(*) FROM chunks`).pluck().get() as number;
+  if (total < exactBelow) return exactVectorSearch(db, query, limit, null);
   const k = Math.max(limit, options.candidates ?? 200);
   const blob = Buffer.from(query.buffer, query.byteOffset, query.byteLength);
   const candidates = db

@@ -1,0 +1,217 @@
+/**
+ * `npm run bench:search` — search latency and vector recall (issue #4).
+ *
+ * Usage: tsx bench/search.ts [--chunks 10000,100000] [--queries N] [--vectors cone|clustered|random]
+ *                            [--candidates 50,100,200,400,800] [--top-k N]
+ *   --chunks      knowledge-base sizes, in chunks. Default 10,000 and 100,000.
+ *   --queries     timed queries per mode (after a warm-up of 30). Default 200.
+ *   --vectors     synthetic vector kind (see search-kb.ts). Default cone.
+ *   --candidates  bit-pass candidate counts to compare (VectorOptions.candidates). Default 50,100,200,400,800.
+ *   --top-k       passages per search. Default 10.
+ *   --pragma K=V  set a PRAGMA on the knowledge base's connection first (repeatable), to try a
+ *                 setting before proposing it, e.g. --pragma mmap_size=268435456. Default none.
+ *
+ * Query embedding is excluded from the search latencies (the query vector is precomputed and handed
+ * over by a fake embedder with the recorded model's id) and measured on its own with the test model.
+ * Targets at 100,000 chunks: hybrid p50 ≤ 15 ms, p95 ≤ 30 ms, vector recall@20 ≥ 0.95.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { SearchMode } from '../shared/models';
+import type { Embedder } from '../electron/core/embed/embedder';
+import { TEST_MODEL_ID, writeTestModel } from '../electron/core/embed/test-model';
+import { createTransformersEmbedder } from '../electron/core/embed/transformers';
+import { searchKnowledgeBase, type SearchOptions } from '../electron/core/search/search';
+import { exactVectorSearch, vectorSearch } from '../electron/core/search/vector';
+import { queryText } from './corpus';
+import { Random } from './random';
+import { figure, fmt, machineLine, note, percentile, since } from './measure';
+import { DIMENSION, MIXES, ensureSearchKb, VectorSource, type SearchKb, type VectorKind } from './search-kb';
+import { stageBreakdown } from './search-stages';
+
+interface Args {
+  chunks: number[];
+  queries: number;
+  vectors: VectorKind;
+  candidates: number[];
+  topK: number;
+  /** Extra PRAGMAs set on the knowledge base's connection (experiments: e.g. mmap_size=268435456). */
+  pragmas: string[];
+}
+
+const numbers = (s: string | undefined) => (s ?? '').split(',').map(Number).filter((n) => Number.isInteger(n) && n > 0);
+
+function vectorKind(s: string | undefined): VectorKind {
+  if (s === 'cone' || s === 'clustered' || s === 'random') return s;
+  throw new Error(`bench:search: --vectors must be cone, clustered or random (got "${s}")`);
+}
+
+function pragma(s: string | undefined): string {
+  if (!s || !/^\w+\s*=\s*-?\w+$/.test(s)) throw new Error(`bench:search: --pragma must look like name=value (got "${s}")`);
+  return s;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { chunks: [10_000, 100_000], queries: 200, vectors: 'cone', candidates: [50, 100, 200, 400, 800], topK: 10, pragmas: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--chunks') args.chunks = numbers(argv[++i]);
+    else if (a === '--queries') args.queries = Number(argv[++i]);
+    else if (a === '--vectors') args.vectors = vectorKind(argv[++i]);
+    else if (a === '--candidates') args.candidates = numbers(argv[++i]);
+    else if (a === '--top-k') args.topK = Number(argv[++i]);
+    else if (a === '--pragma') args.pragmas.push(pragma(argv[++i]));
+    else throw new Error(`bench:search: unknown argument "${a}" (see the usage at the top of bench/search.ts)`);
+  }
+  return args;
+}
+
+/** A query: what the person typed and the vector its embedding would be. */
+export interface BenchQuery {
+  text: string;
+  vector: Float32Array;
+}
+
+function makeQueries(count: number, kind: VectorKind): BenchQuery[] {
+  const rng = new Random(7);
+  const vectors = new VectorSource(kind, 8);
+  return Array.from({ length: count }, () => ({ text: queryText(rng), vector: vectors.vector(vectors.cluster()) }));
+}
+
+/**
+ * A stand-in embedder that answers `embedQuery` at once with the vector of the query being run,
+ * under the recorded model's id, so search latency excludes query embedding.
+ */
+export class InstantEmbedder implements Embedder {
+  current: Float32Array = new Float32Array(DIMENSION);
+
+  constructor(readonly id: string, readonly dimension = DIMENSION) {}
+
+  async embedPassages(): Promise<Float32Array[]> {
+    throw new Error('bench: the instant embedder only embeds queries');
+  }
+
+  async embedQuery(): Promise<Float32Array> {
+    return this.current;
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** Latencies (ms) of one mode over every query, after a warm-up; plus the stage timings' medians. */
+async function timeMode(kb: SearchKb, queries: BenchQuery[], mode: SearchMode, topK: number, options: SearchOptions = {}) {
+  const embedder = new InstantEmbedder(kb.modelId);
+  const got = async () => embedder;
+  const run = async (q: BenchQuery) => {
+    embedder.current = q.vector;
+    const t0 = performance.now();
+    const result = await searchKnowledgeBase(kb.db, { query: q.text, topK, mode }, got, options);
+    return { ms: since(t0), result };
+  };
+  for (const q of queries.slice(0, 30)) await run(q);
+  const total: number[] = [];
+  const stage = { keyword: [] as number[], vector: [] as number[], fuse: [] as number[] };
+  let empty = 0;
+  for (const q of queries) {
+    const { ms, result } = await run(q);
+    if (result.mode !== mode) throw new Error(`bench:search: asked for ${mode}, ran ${result.mode} (${result.keywordOnlyReason})`);
+    total.push(ms);
+    if (result.passages.length === 0) empty++;
+    if (result.timings.keywordMs !== null) stage.keyword.push(result.timings.keywordMs);
+    if (result.timings.vectorMs !== null) stage.vector.push(result.timings.vectorMs);
+    stage.fuse.push(result.timings.fuseMs);
+  }
+  return { p50: percentile(total, 50), p95: percentile(total, 95), empty, stage };
+}
+
+async function latencyFigures(kb: SearchKb, queries: BenchQuery[], topK: number, targeted: boolean): Promise<void> {
+  for (const mode of ['keyword', 'vector', 'hybrid'] as const) {
+    const t = await timeMode(kb, queries, mode, topK);
+    const hybrid = targeted && mode === 'hybrid';
+    figure(`${mode} p50`, t.p50, 'ms', hybrid ? { atMost: 15 } : undefined, 2);
+    figure(`${mode} p95`, t.p95, 'ms', hybrid ? { atMost: 30 } : undefined, 2);
+    const med = (list: number[]) => (list.length ? fmt(percentile(list, 50), 2) : '—');
+    note(`  stage p50: keyword / vector / fuse+passages`, `${med(t.stage.keyword)} / ${med(t.stage.vector)} / ${med(t.stage.fuse)} ms; ${t.empty} of ${queries.length} empty`);
+  }
+}
+
+/** recall@20 of the bit pass against exact search, and latency, for each candidates setting. */
+async function candidateTable(kb: SearchKb, queries: BenchQuery[], candidates: number[], topK: number, targeted: boolean): Promise<void> {
+  const sample = queries.slice(0, Math.min(queries.length, 200));
+  const t0 = performance.now();
+  const exact = sample.map((q) => new Set(exactVectorSearch(kb.db, q.vector, 20, null).map((h) => h.chunkId)));
+  note('exact search (exactVectorSearch) per query', `${fmt(since(t0) / sample.length, 1)} ms (${sample.length} queries, the recall reference)`);
+  console.log(`  ${'candidates'.padEnd(12)}${'recall@20'.padStart(10)}${'min'.padStart(7)}${'vector p50/p95 ms'.padStart(20)}${'hybrid p50/p95 ms'.padStart(20)}`);
+  for (const c of candidates) {
+    let found = 0;
+    let worst = 1;
+    sample.forEach((q, i) => {
+      const hits = vectorSearch(kb.db, q.vector, 20, null, { candidates: c });
+      const n = hits.filter((h) => exact[i]!.has(h.chunkId)).length;
+      found += n;
+      worst = Math.min(worst, n / 20);
+    });
+    const recall = found / (20 * sample.length);
+    const v = await timeMode(kb, queries, 'vector', topK, { candidates: c });
+    const h = await timeMode(kb, queries, 'hybrid', topK, { candidates: c });
+    const mark = targeted ? (recall >= 0.95 ? ' ✓' : ' ✗') : '';
+    console.log(
+      `  ${String(c).padEnd(12)}${recall.toFixed(3).padStart(10)}${mark}${worst.toFixed(2).padStart(targeted ? 5 : 7)}` +
+        `${`${fmt(v.p50, 2)} / ${fmt(v.p95, 2)}`.padStart(20)}${`${fmt(h.p50, 2)} / ${fmt(h.p95, 2)}`.padStart(20)}`,
+    );
+  }
+  if (targeted) note('recall target', '≥ 0.95 at 100,000 chunks');
+}
+
+/** p50 of the test model's own `embedQuery` (384 dims), after a warm-up. */
+async function queryEmbedding(queries: BenchQuery[]): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sift-bench-model-'));
+  try {
+    await writeTestModel(dir, { dimension: DIMENSION });
+    const embedder = await createTransformersEmbedder({ modelId: TEST_MODEL_ID, modelsDir: dir, allowDownload: false });
+    for (const q of queries.slice(0, 30)) await embedder.embedQuery(q.text);
+    const times: number[] = [];
+    for (const q of queries.slice(0, 200)) {
+      const t0 = performance.now();
+      await embedder.embedQuery(q.text);
+      times.push(since(t0));
+    }
+    await embedder.close();
+    console.log('\nquery embedding, measured apart (test model, 384 dims, in its worker)');
+    figure('embedQuery p50', percentile(times, 50), 'ms', undefined, 2);
+    figure('embedQuery p95', percentile(times, 95), 'ms', undefined, 2);
+    note('for scale', 'multilingual-e5-small q8 measured about 6 ms per query here (ENVIRONMENT.md)');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  console.log(`bench:search — ${new Date().toISOString()}\n  ${machineLine()}`);
+  const queries = makeQueries(args.queries, args.vectors);
+  for (const size of args.chunks) {
+    const kb = await ensureSearchKb(size, args.vectors);
+    const targeted = size >= 100_000;
+    const mix = MIXES[args.vectors];
+    console.log(`\n${fmt(size, 0)} chunks, ${fmt(kb.pages, 0)} pages; top-k ${args.topK}; ${args.queries} queries per figure`);
+    note('vectors', `${args.vectors}, ${DIMENSION} dims (expected cos: random pair ${mix.shared}, same topic ${(mix.shared + mix.centre).toFixed(2)})`);
+    note('knowledge base', `${kb.file} (${kb.buildSeconds ? `built in ${fmt(kb.buildSeconds, 1)} s` : 'cached'}; ${fmt(fs.statSync(kb.file).size / 1e6, 1)} MB)`);
+    for (const p of args.pragmas) kb.db.pragma(p);
+    if (args.pragmas.length) note('PRAGMAs set (experiment)', args.pragmas.join(', '));
+    note('machine load now', machineLine());
+    try {
+      await latencyFigures(kb, queries, args.topK, targeted);
+      await stageBreakdown(kb, queries, args.topK);
+      if (size >= 20_000) await candidateTable(kb, queries, args.candidates, args.topK, targeted);
+      else note('candidates table', 'skipped: below 20,000 vectors (exactBelow) the vector stage scores every vector exactly');
+    } finally {
+      kb.db.close();
+    }
+  }
+  await queryEmbedding(queries);
+  console.log(`\n  ${machineLine()}`);
+}
+
+await main();
