@@ -3,7 +3,7 @@
  * order `searchKnowledgeBase` runs them (default options): keyword stage, the vector stage split
  * into its vector count, sign-bit KNN and exact rescoring, then fusion, MMR (with loading the
  * candidates' vectors), merging neighbouring chunks, and building passages (loading page text).
- * The vector stage's split mirrors vector.ts as of 2026-11-29 (count, then KNN, then rescoring);
+ * The vector stage's split mirrors vector.ts as of commit e2fb044 (count chunks, then KNN, then rescoring);
  * when that file changes, change this one too, or the parts stop adding up to the real stage.
  */
 import type Database from 'better-sqlite3';
@@ -18,13 +18,13 @@ import type { BenchQuery } from './search';
 /** Defaults of SearchOptions / VectorOptions, as documented there. */
 const STAGE_LIMIT = 50;
 const CANDIDATES = 200;
-const EXACT_BELOW = 20_000;
+const EXACT_BELOW = 4_000;
 const LAMBDA = 0.5;
 
 type Part = 'keyword' | 'vectorCount' | 'bitKnn' | 'rescore' | 'fusion' | 'mmr' | 'merge' | 'passages';
 const LABELS: Record<Part, string> = {
   keyword: 'keyword stage (FTS5 bm25)',
-  vectorCount: 'vector stage: count of vectors',
+  vectorCount: 'vector stage: count of chunks',
   bitKnn: 'vector stage: sign-bit KNN (vec0)',
   rescore: 'vector stage: fetch + exact rescoring',
   fusion: 'RRF fusion',
@@ -53,7 +53,7 @@ function timeOne(db: Database.Database, q: BenchQuery, topK: number, times: Reco
   };
   const keyword = keywordSearch(db, q.text, STAGE_LIMIT, null);
   lap('keyword');
-  const count = db.prepare(`SELECT count(*) FROM chunk_vectors`).pluck().get() as number;
+  const count = db.prepare(`SELECT count(*) FROM chunks`).pluck().get() as number;
   lap('vectorCount');
   const blob = Buffer.from(q.vector.buffer, q.vector.byteOffset, q.vector.byteLength);
   if (count >= EXACT_BELOW) db.prepare(`SELECT rowid FROM vec_bits WHERE embedding MATCH vec_quantize_binary(?) AND k = ?`).pluck().all(blob, CANDIDATES);

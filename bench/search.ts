@@ -204,8 +204,9 @@ async function main(): Promise<void> {
     try {
       await latencyFigures(kb, queries, args.topK, targeted);
       await stageBreakdown(kb, queries, args.topK);
-      if (size >= 20_000) await candidateTable(kb, queries, args.candidates, args.topK, targeted);
-      else note('candidates table', 'skipped: below 20,000 vectors (exactBelow) the vector stage scores every vector exactly');
+      // VectorOptions.exactBelow's default: below it the vector stage scores every vector exactly.
+      if (size >= 4_000) await candidateTable(kb, queries, args.candidates, args.topK, targeted);
+      else note('candidates table', 'skipped: below 4,000 chunks (exactBelow) the vector stage scores every vector exactly');
     } finally {
       kb.db.close();
     }

@@ -120,9 +120,9 @@ function pseudoIdentifier(rng: Random): string {
   }
 }
 
-/** English words: 380 real ones, then 20,000 made-up ones. */
+/** English words: 244 real ones (function words first), then 20,000 made-up ones. */
 export const ENGLISH = new Vocabulary(withTail(ENGLISH_HEAD, 20_000, pseudoEnglish, 11));
-/** Chinese words: 170 real ones, then 8,000 made-up two- and three-character ones. */
+/** Chinese words: 148 real ones, then 8,000 made-up two- and three-character ones. */
 export const CHINESE = new Vocabulary(withTail(CHINESE_HEAD, 8_000, pseudoChinese, 12));
 /** Identifiers (error codes, service names, API paths, camelCase names): 34 real-looking, then 3,000 more. */
 export const IDENTIFIERS = new Vocabulary(withTail(IDENTIFIER_HEAD, 3_000, pseudoIdentifier, 13), 0.8);
