@@ -111,5 +111,9 @@ export function writeVectors(db: Database.Database, items: { chunkId: number; ha
 
 /** Chunk counts: all, and those with vectors. */
 export function chunkCounts(db: Database.Database): { chunks: number; embedded: number } {
-  return db.prepare(`SELECT count(*) AS chunks, coalesce(sum(embedded), 0) AS embedded FROM chunks`).get() as { chunks: number; embedded: number };
+  // Called on every progress event: count(*) uses the smallest index and the pending count the
+  // partial index `chunks_to_embed`, instead of summing a column over every row (50 ms at 100k).
+  const chunks = db.prepare(`SELECT count(*) FROM chunks`).pluck().get() as number;
+  const pending = db.prepare(`SELECT count(*) FROM chunks WHERE embedded = 0`).pluck().get() as number;
+  return { chunks, embedded: chunks - pending };
 }
