@@ -1,20 +1,25 @@
 /**
- * The vector stage. Large knowledge bases: a sqlite-vec KNN over the vectors' sign bits (Hamming
- * distance, cheap) picks candidates, which are rescored exactly by cosine distance from the float
- * vectors. Small knowledge bases and scoped queries: exact cosine over every vector in scope.
+ * The vector stage. Large knowledge bases (and large scopes): the vectors' sign bits (Hamming
+ * distance, cheap) pick candidates — from the in-memory sign-bit index when it is current, else by
+ * sqlite-vec's bit KNN — which are rescored exactly by cosine distance from the float vectors.
+ * Small knowledge bases and small scopes: exact cosine over every vector in scope.
  * Callers run it only for a knowledge base that has a model recorded; a missing or broken table
  * then throws, so a failed stage is an error and never an empty result in disguise.
  */
 import type Database from 'better-sqlite3';
 import type { StageHit } from './fusion';
+import { currentSignBits, nearestBySignBits } from './sign-bits';
 
 /** Tunables of the vector stage. */
 export interface VectorOptions {
-  /** Below this many chunks, score every vector exactly. Default 4,000 (0–1,000,000): above it, reading
-   *  every vector costs more than the bit pass (measured: 64 ms for 10k exact vs 3 ms bits). */
+  /** Below this many chunks (in scope), score every vector exactly. Default 2,000 (0–1,000,000): above
+   *  it, reading every vector costs more than the bit pass (measured: 64 ms for 10k exact). */
   exactBelow?: number;
-  /** Candidates the bit pass hands to exact rescoring. Default 200 (must be ≥ limit; 50–5,000). */
+  /** Candidates the bit pass hands to exact rescoring. Default 400 (must be ≥ limit; 50–5,000). */
   candidates?: number;
+  /** After the vectors change, use sqlite-vec's KNN until no change has been seen for this long, then
+   *  rebuild the in-memory sign-bit index. Default 1,000 ms (0–60,000). */
+  settleMs?: number;
 }
 
 /** Cosine distance (1 − cosine) between two unit vectors. */
@@ -68,25 +73,32 @@ export function exactVectorSearch(db: Database.Database, query: Float32Array, li
   return rankExactly(query, rows as Iterable<{ id: number; vector: Buffer }>, limit);
 }
 
+/** The chunk ids of these pages. */
+function chunksOfPages(db: Database.Database, pageIds: number[]): number[] {
+  return db.prepare(`SELECT id FROM chunks WHERE page_id IN (SELECT value FROM json_each(?))`).pluck().all(JSON.stringify(pageIds)) as number[];
+}
+
 /**
  * Nearest `limit` chunks to `query` (a unit vector), inside `pageIds` when given. Scores are
  * cosine distances (lower is closer). An empty scope returns nothing without touching the index.
  */
 export function vectorSearch(db: Database.Database, query: Float32Array, limit: number, pageIds: number[] | null, options: VectorOptions = {}): StageHit[] {
   if (pageIds && pageIds.length === 0) return [];
-  const exactBelow = options.exactBelow ?? 4_000;
-  if (pageIds) return exactVectorSearch(db, query, limit, pageIds);
+  const exactBelow = options.exactBelow ?? 2_000;
   // chunks, not chunk_vectors: counting the vector table reads every blob (66 ms at 100k), the
   // chunk index answers in about a millisecond, and only the order of magnitude matters here.
-  const total = db.prepare(`SELECT count(*) FROM chunks`).pluck().get() as number;
-  if (total < exactBelow) return exactVectorSearch(db, query, limit, null);
-  const k = Math.max(limit, options.candidates ?? 200);
+  const inScope = pageIds ? chunksOfPages(db, pageIds) : null;
+  const total = inScope ? inScope.length : (db.prepare(`SELECT count(*) FROM chunks`).pluck().get() as number);
+  if (total < exactBelow) return exactVectorSearch(db, query, limit, pageIds);
+  const k = Math.max(limit, options.candidates ?? 400);
   const blob = Buffer.from(query.buffer, query.byteOffset, query.byteLength);
-  const candidates = db
-    .prepare(`SELECT rowid FROM vec_bits WHERE embedding MATCH vec_quantize_binary(?) AND k = ?`)
-    .pluck()
-    .all(blob, k) as (number | bigint)[];
+  const bits = db.prepare(`SELECT vec_quantize_binary(?)`).pluck().get(blob) as Buffer;
+  const index = currentSignBits(db, query.length, options.settleMs ?? 1_000);
+  let candidates: number[];
+  if (index) candidates = nearestBySignBits(index, bits, k, inScope ? new Set(inScope) : null);
+  else if (pageIds) return exactVectorSearch(db, query, limit, pageIds); // sqlite-vec's KNN cannot filter by page
+  else candidates = (db.prepare(`SELECT rowid FROM vec_bits WHERE embedding MATCH vec_bit(?) AND k = ?`).pluck().all(bits, k) as (number | bigint)[]).map(Number);
   const get = db.prepare(`SELECT vector FROM chunk_vectors WHERE chunk_id = ?`).pluck();
-  const rows = candidates.map((rowid) => ({ id: Number(rowid), vector: get.get(Number(rowid)) as Buffer }));
+  const rows = candidates.map((id) => ({ id, vector: get.get(id) as Buffer }));
   return rankExactly(query, rows.filter((r) => r.vector), limit);
 }
