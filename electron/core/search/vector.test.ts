@@ -1,7 +1,7 @@
 /**
- * The vector stage on a real knowledge-base file: the in-memory sign-bit pass agrees with
- * sqlite-vec's own bit KNN, stays correct while vectors change (never a deleted chunk, never a
- * missed new one), honours scope, and finds what exact search finds.
+ * The vector stage on a real knowledge-base file: the in-memory index holds what is stored, its
+ * passes (centred sign bits → int8 → exact) find what exact search finds, it stays correct while
+ * vectors change (never a deleted chunk, never a missed new one), and it honours scope.
  */
 import path from 'node:path';
 import type Database from 'better-sqlite3';
@@ -11,7 +11,7 @@ import { useModel, writeVectors } from '../ingest/vectors';
 import { kbMigrations } from '../store/migrations/kb';
 import { openDatabase } from '../store/open';
 import { tempDir } from '../testing/temp';
-import { forgetSignBits, loadSignBits, nearestBySignBits, type SignBitIndex } from './sign-bits';
+import { bestByCodes, forgetVectorIndex, loadVectorIndex, nearestByBits, type VectorIndex } from './vector-index';
 import { exactVectorSearch, vectorSearch } from './vector';
 
 const DIM = 384;
@@ -42,7 +42,7 @@ function clustered(rng: () => number, centres: Float32Array[], topic: number): F
 const dbs: Database.Database[] = [];
 afterEach(() => {
   for (const db of dbs.splice(0)) {
-    forgetSignBits(db);
+    forgetVectorIndex(db);
     db.close();
   }
 });
@@ -75,69 +75,93 @@ function makeKb(pages: number, perPage: number, seed = 1): { db: Database.Databa
   return { db, centres, rng, byPage };
 }
 
-function quantize(db: Database.Database, v: Float32Array): Buffer {
-  return db.prepare(`SELECT vec_quantize_binary(?)`).pluck().get(Buffer.from(v.buffer, v.byteOffset, v.byteLength)) as Buffer;
+/** An index over hand-made 4-dimensional vectors (mean zero unless given). */
+function tiny(vectors: number[][], mean = [0, 0, 0, 0]): VectorIndex {
+  const m = Float32Array.from(mean);
+  const bits = Uint32Array.from(vectors, (v) => v.reduce((word, x, i) => (x > m[i]! ? word | (1 << i) : word), 0));
+  return {
+    dimension: 4, ids: Int32Array.from(vectors, (_, i) => 100 + i), mean: m, bits, words: 1,
+    codes: Int8Array.from(vectors.flat(), (x) => Math.round(x * 100)), scales: new Float32Array(vectors.length).fill(0.01),
+  };
 }
 
-describe('nearestBySignBits', () => {
-  const index = (rows: number[][]): SignBitIndex => ({ ids: Int32Array.from(rows, (_, i) => 100 + i), bits: Uint32Array.from(rows.flat()), words: 2 });
-  const q = Buffer.from(new Uint32Array([0b1111, 0]).buffer);
+describe('nearestByBits', () => {
+  // Hamming distances to the query (+,+,-,-): 100 → 1, 101 → 0, 102 → 4, 103 → 1
+  const index = tiny([[0.5, 0.5, 0.1, -0.5], [0.5, 0.5, -0.5, -0.5], [-0.5, -0.5, 0.5, 0.5], [0.5, -0.1, -0.5, -0.5]]);
+  const query = Float32Array.from([0.6, 0.6, -0.4, -0.4]);
 
   it.each([
-    { k: 1, want: [101], why: 'the nearest' },
-    { k: 3, want: [101, 100, 103], why: 'nearest first; among equals the earlier entry' },
-    { k: 10, want: [101, 100, 103, 102], why: 'k beyond the size gives everything' },
+    { k: 1, want: [1], why: 'the nearest' },
+    { k: 3, want: [1, 0, 3], why: 'nearest first; among equals the earlier entry' },
+    { k: 10, want: [1, 0, 3, 2], why: 'k beyond the size gives everything' },
     { k: 0, want: [], why: 'k = 0 gives nothing' },
   ])('k = $k: $why', ({ k, want }) => {
-    // distances to q: 100 → 2, 101 → 0, 102 → 36, 103 → 2
-    const idx = index([[0b0011, 0], [0b1111, 0], [0xffff0000, 0xfff00000 | 0], [0b1111_11, 0]]);
-    expect(nearestBySignBits(idx, q, k)).toEqual(want);
-  });
-
-  it('reads a query whose length is not a whole number of words (72 bits)', () => {
-    const idx: SignBitIndex = { ids: Int32Array.from([1, 2]), bits: Uint32Array.from([0, 0, 0xff, 0, 0, 0]), words: 3 };
-    const query = Buffer.from([0, 0, 0, 0, 0, 0, 0, 0, 0xff]); // the 9th byte: bits 64–71
-    expect(nearestBySignBits(idx, query, 2)).toEqual([1, 2]);
+    expect(nearestByBits(index, query, k)).toEqual(want);
   });
 
   it('takes only the allowed chunk ids, still nearest first', () => {
-    const idx = index([[0b0011, 0], [0b1111, 0], [0xffff0000, 0], [0b1111_11, 0]]);
-    expect(nearestBySignBits(idx, q, 2, new Set([100, 102]))).toEqual([100, 102]);
-    expect(nearestBySignBits(idx, q, 5, new Set([999]))).toEqual([]);
+    expect(nearestByBits(index, query, 2, new Set([100, 102]))).toEqual([0, 2]);
+    expect(nearestByBits(index, query, 5, new Set([999]))).toEqual([]);
+  });
+
+  it('takes the bits of the vector minus the mean', () => {
+    // Every component above zero, but against this mean entry 101 matches the query's pattern.
+    const centred = tiny([[0.9, 0.1, 0.9, 0.1], [0.1, 0.9, 0.1, 0.9]], [0.5, 0.5, 0.5, 0.5]);
+    expect(nearestByBits(centred, Float32Array.from([0.2, 0.8, 0.2, 0.8]), 1)).toEqual([1]);
   });
 });
 
-describe('the sign-bit index of a knowledge base', () => {
-  it('holds the bits sqlite-vec stored: its ranking has the same Hamming distances as sqlite-vec KNN', () => {
-    const { db, centres, rng } = makeKb(30, 10);
-    const index = loadSignBits(db, DIM);
+describe('bestByCodes', () => {
+  it('ranks entries by their int8 dot product with the query, best first, ties by chunk id', () => {
+    const index = tiny([[0.1, 0, 0, 0], [0.9, 0, 0, 0], [0.5, 0.5, 0, 0], [0.9, 0, 0, 0]]);
+    expect(bestByCodes(index, Float32Array.from([1, 0, 0, 0]), [0, 1, 2, 3], 3)).toEqual([101, 103, 102]);
+    expect(bestByCodes(index, Float32Array.from([0, 1, 0, 0]), [0, 1, 2], 1)).toEqual([102]);
+  });
+});
+
+describe('the in-memory vector index of a knowledge base', () => {
+  it('holds every stored vector: int8 codes within half a step of the floats, the mean of them all', () => {
+    const { db } = makeKb(30, 10);
+    const index = loadVectorIndex(db, DIM);
     expect(index.ids.length).toBe(300);
-    for (let t = 0; t < 5; t++) {
-      const bits = quantize(db, clustered(rng, centres, t));
-      const ours = nearestBySignBits(index, bits, 25);
-      const theirs = db.prepare(`SELECT rowid, distance FROM vec_bits WHERE embedding MATCH vec_bit(?) AND k = 25`).all(bits) as { rowid: number; distance: number }[];
-      const distanceOf = db.prepare(`SELECT vec_distance_hamming(embedding, vec_bit(?)) FROM vec_bits WHERE rowid = ?`).pluck();
-      // Ties at the cut may pick different chunks; the distances at each rank must agree.
-      expect(ours.map((id) => distanceOf.get(bits, id))).toEqual(theirs.map((r) => r.distance));
-    }
+    const stored = new Map((db.prepare(`SELECT chunk_id, vector FROM chunk_vectors`).raw().all() as [number, Buffer][]).map(([id, b]) => [id, new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength))]));
+    expect(new Set(index.ids)).toEqual(new Set(stored.keys()));
+    const mean = new Float32Array(DIM);
+    index.ids.forEach((id, e) => {
+      const v = stored.get(id)!;
+      for (let i = 0; i < DIM; i++) {
+        expect(Math.abs(index.codes[e * DIM + i]! * index.scales[e]! - v[i]!)).toBeLessThanOrEqual(index.scales[e]! / 2 + 1e-7);
+        mean[i]! += v[i]! / 300;
+      }
+    });
+    for (let i = 0; i < DIM; i++) expect(index.mean[i]).toBeCloseTo(mean[i]!, 5);
   });
 
-  it('finds what exact search finds (recall@10 over 20 queries ≥ 0.9 with 100 candidates of 600)', () => {
+  it('finds what exact search finds (recall@10 over 20 queries ≥ 0.9 with 60 bit-pass candidates of 600)', () => {
     const { db, centres, rng } = makeKb(60, 10);
     let found = 0;
     for (let t = 0; t < 20; t++) {
       const query = clustered(rng, centres, t);
       const exact = new Set(exactVectorSearch(db, query, 10, null).map((h) => h.chunkId));
-      const viaBits = vectorSearch(db, query, 10, null, { exactBelow: 0, candidates: 100 });
+      const viaBits = vectorSearch(db, query, 10, null, { exactBelow: 0, rankAllBelow: 0, candidates: 60, settleMs: 0 });
       found += viaBits.filter((h) => exact.has(h.chunkId)).length;
     }
     expect(found / 200).toBeGreaterThanOrEqual(0.9);
   });
 
+  it('ranking every int8 code (a small collection) gives the exact top 10', () => {
+    const { db, centres, rng } = makeKb(60, 10, 7);
+    for (let t = 0; t < 10; t++) {
+      const query = clustered(rng, centres, t);
+      const exact = exactVectorSearch(db, query, 10, null).map((h) => h.chunkId);
+      expect(vectorSearch(db, query, 10, null, { exactBelow: 0, settleMs: 0 }).map((h) => h.chunkId)).toEqual(exact);
+    }
+  });
+
   it('never returns a removed chunk and finds a new one at once, before and after the index is rebuilt', () => {
     const { db, centres, rng, byPage } = makeKb(30, 10);
     const query = clustered(rng, centres, 3);
-    const options = { exactBelow: 0, candidates: 200, settleMs: 60_000 };
+    const options = { exactBelow: 0, rankAllBelow: 0, candidates: 100, settleMs: 60_000 };
     const first = vectorSearch(db, query, 5, null, options); // builds the index
     const goneChunk = first[0]!.chunkId;
     const gonePage = [...byPage].find(([, ids]) => ids.includes(goneChunk))![0];
@@ -156,7 +180,7 @@ describe('the sign-bit index of a knowledge base', () => {
     const exact = exactVectorSearch(db, query, 5, null).map((h) => h.chunkId);
     expect(during).toEqual(exact);
     expect(after).toEqual(exact);
-    expect(loadSignBits(db, DIM).ids).toContain(fresh.id);
+    expect(loadVectorIndex(db, DIM).ids).toContain(fresh.id);
   });
 
   it('ranks only chunks in scope, on the bit pass as on exact search', () => {
@@ -165,7 +189,7 @@ describe('the sign-bit index of a knowledge base', () => {
     const inScope = new Set(scope.flatMap((id) => byPage.get(id)!));
     for (let t = 0; t < 5; t++) {
       const query = clustered(rng, centres, t);
-      const viaBits = vectorSearch(db, query, 10, scope, { exactBelow: 0, candidates: 60, settleMs: 0 });
+      const viaBits = vectorSearch(db, query, 10, scope, { exactBelow: 0, rankAllBelow: 0, candidates: 30, settleMs: 0 });
       const exact = exactVectorSearch(db, query, 10, scope);
       expect(viaBits.length).toBe(10);
       for (const h of viaBits) expect(inScope.has(h.chunkId)).toBe(true);
