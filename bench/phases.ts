@@ -66,7 +66,7 @@ export async function timePhases(corpus: CorpusInfo, work: string): Promise<void
       t0 = performance.now();
       const outcome = await prepareFile({
         folder: corpus.dir, relPath: file.relPath, absPath: file.absPath, pagePath: pagePathOf('', file.relPath),
-        maxFileBytes: 50 * 1024 * 1024, knownSha256: null,
+        maxFileBytes: 50 * 1024 * 1024, knownSha256: null, size: 0,
       });
       t.prepareWhole += since(t0);
       if (outcome.kind !== 'page') continue;

@@ -1,15 +1,19 @@
 /**
  * Scheduling indexing runs: at most one run per knowledge base at a time (a request during a run
- * queues exactly one more), one shared worker thread that prepares files, progress events
- * throttled to a few per second, and a clean stop that aborts runs between files.
+ * queues exactly one more), a pool of ingest worker threads shared by all knowledge bases that
+ * prepare and write batches of files, progress events throttled to a few per second, and a clean
+ * stop that aborts runs between batches.
  */
+import os from 'node:os';
 import type { IngestStatus } from '../../../shared/models';
 import type { CoreContext } from '../context';
 import { now } from '../context';
 import { listFolders } from '../kb/folders';
 import { WorkerClient, spawnWorker } from '../workers/rpc';
 import type { Embedder } from '../embed/embedder';
-import type { FileJob, FileOutcome } from './prepare';
+import { newWriteLock, type FileResult } from './batch';
+import type { IngestRequest } from './ingest-worker';
+import type { FileJob } from './prepare';
 import { runFiles, runFull, type RunDeps, type RunOptions } from './run';
 import { idleCounters, snapshot, type RunCounters } from './status';
 
@@ -19,6 +23,9 @@ export interface IndexerOptions extends Partial<RunOptions> {
   progressIntervalMs?: number;
   /** The file-size cap in force for the next run (the setting); `maxFileBytes`, when given, wins. */
   maxFileBytesNow?: () => number;
+  /** Ingest worker threads. Default: one per CPU core, at most 4 (1–16). Writes take turns; reading,
+   *  parsing and tokenizing run side by side. */
+  workers?: number;
 }
 
 interface KbRun {
@@ -34,7 +41,9 @@ interface KbRun {
 export class Indexer {
   private readonly runs = new Map<string, KbRun>();
   private readonly abort = new AbortController();
-  private worker: WorkerClient<FileJob, FileOutcome> | null = null;
+  private workers: WorkerClient<IngestRequest, FileResult[]>[] = [];
+  private readonly writeLock = newWriteLock();
+  private readonly workerCount: number;
   private readonly options: RunOptions & { progressIntervalMs: number; maxFileBytesNow?: () => number };
 
   constructor(
@@ -45,10 +54,12 @@ export class Indexer {
     this.options = {
       maxFileBytes: options.maxFileBytes ?? 50 * 1024 * 1024,
       maxFileBytesNow: options.maxFileBytes === undefined ? options.maxFileBytesNow : undefined,
-      concurrency: options.concurrency ?? 8,
+      concurrency: options.concurrency ?? 4,
+      batchFiles: options.batchFiles ?? 24,
       embedBatch: options.embedBatch ?? 32,
       progressIntervalMs: options.progressIntervalMs ?? 150,
     };
+    this.workerCount = options.workers ?? Math.min(4, Math.max(1, os.availableParallelism?.() ?? os.cpus().length));
   }
 
   /** The status of one knowledge base right now. */
@@ -94,8 +105,8 @@ export class Indexer {
   async close(): Promise<void> {
     this.abort.abort();
     await Promise.allSettled([...this.runs.values()].map((r) => r.running));
-    await this.worker?.close();
-    this.worker = null;
+    await Promise.all(this.workers.map((w) => w.close()));
+    this.workers = [];
   }
 
   private kb(kbId: string): KbRun {
@@ -105,20 +116,32 @@ export class Indexer {
   }
 
   /**
-   * Start the worker now rather than at the first file. Watching calls this: the worker's start-up
+   * Start the workers now rather than at the first file. Watching calls this: a worker's start-up
    * (loading the parsers, over a second) would otherwise delay the first change a watcher reports
    * past the two seconds in which a saved change should be searchable.
    */
   warm(): void {
-    if (!this.abort.signal.aborted) this.startWorker();
+    if (!this.abort.signal.aborted) this.pool();
   }
 
-  private startWorker(): WorkerClient<FileJob, FileOutcome> {
-    this.worker ??= new WorkerClient<FileJob, FileOutcome>(spawnWorker(() => new URL('./ingest-worker.ts', import.meta.url), 'ingest-worker.cjs'), 'the ingest worker');
-    return this.worker;
+  private pool(): WorkerClient<IngestRequest, FileResult[]>[] {
+    while (this.workers.length < this.workerCount) {
+      const n = this.workers.length + 1;
+      this.workers.push(new WorkerClient(spawnWorker(() => new URL('./ingest-worker.ts', import.meta.url), 'ingest-worker.cjs'), `ingest worker ${n}`));
+    }
+    return this.workers;
   }
 
-  private prepare = (job: FileJob): Promise<FileOutcome> => this.startWorker().call(job);
+  /** Index a batch on the least busy worker. */
+  private indexBatch(dbFile: string, jobs: FileJob[]): Promise<FileResult[]> {
+    const worker = this.pool().reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
+    return worker.call({ kind: 'batch', dbFile, jobs, lock: this.writeLock });
+  }
+
+  /** Let every worker close its connection to a knowledge base's file (after a run). */
+  private async release(dbFile: string): Promise<void> {
+    await Promise.allSettled(this.workers.map((w) => w.call({ kind: 'release', dbFile })));
+  }
 
   /** Run until nothing is queued: full runs first (they cover any watched file), then watched files. */
   private async loop(kbId: string, run: KbRun): Promise<void> {
@@ -142,11 +165,12 @@ export class Indexer {
 
   private async once(kbId: string, run: KbRun, files: Map<string, Set<string>> | null): Promise<void> {
     const c: RunCounters = { ...idleCounters(), startedAt: now(), startedMs: Date.now() };
+    const dbFile = this.ctx.kbFiles.file(kbId);
     run.counters = c;
     const deps: RunDeps = {
       db: this.ctx.kbFiles.get(kbId),
       folders: listFolders(this.ctx, kbId),
-      prepare: this.prepare,
+      indexBatch: (jobs) => this.indexBatch(dbFile, jobs),
       embedder: this.embedder,
       counters: c,
       progress: (force) => this.emit(kbId, run, force),
@@ -166,6 +190,7 @@ export class Indexer {
       c.error = err instanceof Error ? err.message : String(err);
       console.error(`[sift] indexing ${kbId} failed:`, err);
     }
+    await this.release(dbFile);
     c.finishedAt = now();
     c.currentFile = null;
     if (this.runs.get(kbId) === run) this.emit(kbId, run, true);

@@ -1,5 +1,35 @@
-/** The ingest worker thread: prepares files (read, parse, chunk, tokenize) off the main thread. */
+/**
+ * An ingest worker thread: indexes batches of files (read, parse, chunk, tokenize, write) off the
+ * main thread, each worker with its own connection to the knowledge base's file.
+ */
+import type Database from 'better-sqlite3';
+import { kbMigrations } from '../store/migrations/kb';
+import { openDatabase } from '../store/open';
 import { serveRequests } from '../workers/rpc';
-import { prepareFile, type FileJob, type FileOutcome } from './prepare';
+import { indexBatch, type FileResult } from './batch';
+import type { FileJob } from './prepare';
 
-serveRequests<FileJob, FileOutcome>(prepareFile);
+/** A request to an ingest worker: index a batch into a knowledge-base file, or let go of a file. */
+export type IngestRequest =
+  | { kind: 'batch'; dbFile: string; jobs: FileJob[]; lock: SharedArrayBuffer }
+  | { kind: 'release'; dbFile: string };
+
+const open = new Map<string, Database.Database>();
+
+function connection(dbFile: string): Database.Database {
+  let db = open.get(dbFile);
+  if (!db) {
+    db = openDatabase(dbFile, kbMigrations, `the index ${dbFile}`, { vectors: true });
+    open.set(dbFile, db);
+  }
+  return db;
+}
+
+serveRequests<IngestRequest, FileResult[]>(async (request) => {
+  if (request.kind === 'release') {
+    open.get(request.dbFile)?.close();
+    open.delete(request.dbFile);
+    return [];
+  }
+  return indexBatch(connection(request.dbFile), request.jobs, request.lock);
+});

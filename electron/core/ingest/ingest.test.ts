@@ -295,7 +295,7 @@ describe('a file deleted between scan and read', () => {
 
   it('prepareFile answers `gone` for a missing path', async () => {
     const root = tempDir();
-    const job = { folder: root, relPath: 'nope.md', absPath: path.join(root, 'nope.md'), pagePath: 'wiki/nope.md', maxFileBytes: CAP, knownSha256: null };
+    const job = { folder: root, relPath: 'nope.md', absPath: path.join(root, 'nope.md'), pagePath: 'wiki/nope.md', maxFileBytes: CAP, knownSha256: null, size: 0 };
     expect(await prepareFile(job)).toEqual({ kind: 'gone' });
   });
 });
@@ -306,7 +306,7 @@ describe('progress events', () => {
     const random = seededRandom(11);
     writeFiles(root, Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`n/${i}.md`, `# Note ${i}\n\n${prose(random, 200)}\n`])));
     writeFiles(root, { 'bad.md': Buffer.alloc(100, 0) });
-    const sift = core(tempDir(), { embedding: await testEmbedding(tempDir()), indexer: { progressIntervalMs: 0, concurrency: 2, embedBatch: 8 } });
+    const sift = core(tempDir(), { embedding: await testEmbedding(tempDir()), indexer: { progressIntervalMs: 0, concurrency: 2, batchFiles: 4, embedBatch: 8 } });
     const kb = await makeKb(sift, 'Progress', [root]);
     const { events, stop } = recordProgress(sift, kb);
     const final = await sift.ingest(kb);

@@ -8,6 +8,17 @@ import type { ParsedDocument } from './types';
 import { now } from '../context';
 import { hasVectorTables } from './vectors';
 
+const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+/** `db.prepare(sql)`, compiled once per connection: an ingest writes the same few statements 100k times. */
+function cached(db: Database.Database, sql: string): Database.Statement {
+  let byText = statements.get(db);
+  if (!byText) statements.set(db, (byText = new Map()));
+  let statement = byText.get(sql);
+  if (!statement) byText.set(sql, (statement = db.prepare(sql)));
+  return statement;
+}
+
 /** A file turned into everything the store needs (what the parse worker sends back). */
 export interface PreparedPage {
   folder: string;
@@ -64,34 +75,30 @@ export function documentAt(db: Database.Database, folder: string, relPath: strin
 
 /** Remove a document's page with its chunks, keyword rows and vectors (inside the caller's transaction). */
 function deletePageOf(db: Database.Database, documentId: number): void {
-  const page = db.prepare(`SELECT id FROM pages WHERE document_id = ?`).get(documentId) as { id: number } | undefined;
+  const page = cached(db, `SELECT id FROM pages WHERE document_id = ?`).get(documentId) as { id: number } | undefined;
   if (!page) return;
-  db.prepare(
-    `INSERT INTO chunks_fts (chunks_fts, rowid, tokens, title, path)
-     SELECT 'delete', id, tokens, title, path FROM chunk_search WHERE page_id = ?`,
-  ).run(page.id);
+  cached(db, `DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE page_id = ?)`).run(page.id);
   if (hasVectorTables(db)) {
-    db.prepare(`DELETE FROM chunk_vectors WHERE chunk_id IN (SELECT id FROM chunks WHERE page_id = ?)`).run(page.id);
-    db.prepare(`DELETE FROM vec_bits WHERE rowid IN (SELECT id FROM chunks WHERE page_id = ?)`).run(page.id);
+    cached(db, `DELETE FROM chunk_vectors WHERE chunk_id IN (SELECT id FROM chunks WHERE page_id = ?)`).run(page.id);
+    cached(db, `DELETE FROM vec_bits WHERE rowid IN (SELECT id FROM chunks WHERE page_id = ?)`).run(page.id);
   }
-  db.prepare(`DELETE FROM chunks WHERE page_id = ?`).run(page.id);
-  db.prepare(`DELETE FROM sections WHERE page_id = ?`).run(page.id);
-  db.prepare(`DELETE FROM pages WHERE id = ?`).run(page.id);
+  cached(db, `DELETE FROM chunks WHERE page_id = ?`).run(page.id);
+  cached(db, `DELETE FROM sections WHERE page_id = ?`).run(page.id);
+  cached(db, `DELETE FROM pages WHERE id = ?`).run(page.id);
 }
 
 function upsertDocument(
   db: Database.Database,
   d: { folder: string; relPath: string; size: number; mtimeMs: number; sha256: string | null; status: string; reason: string | null },
 ): number {
-  const row = db
-    .prepare(
-      `INSERT INTO documents (folder, rel_path, size, mtime_ms, sha256, status, reason, indexed_at)
-       VALUES (@folder, @relPath, @size, @mtimeMs, @sha256, @status, @reason, @at)
-       ON CONFLICT (folder, rel_path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms,
-         sha256 = excluded.sha256, status = excluded.status, reason = excluded.reason, indexed_at = excluded.indexed_at
-       RETURNING id`,
-    )
-    .get({ ...d, at: now() }) as { id: number };
+  const row = cached(
+    db,
+    `INSERT INTO documents (folder, rel_path, size, mtime_ms, sha256, status, reason, indexed_at)
+     VALUES (@folder, @relPath, @size, @mtimeMs, @sha256, @status, @reason, @at)
+     ON CONFLICT (folder, rel_path) DO UPDATE SET size = excluded.size, mtime_ms = excluded.mtime_ms,
+       sha256 = excluded.sha256, status = excluded.status, reason = excluded.reason, indexed_at = excluded.indexed_at
+     RETURNING id`,
+  ).get({ ...d, at: now() }) as { id: number };
   return row.id;
 }
 
@@ -101,21 +108,20 @@ export function writePage(db: Database.Database, p: PreparedPage): void {
     const documentId = upsertDocument(db, { ...p, status: 'indexed', reason: null });
     deletePageOf(db, documentId);
     const { doc } = p;
-    const page = db
-      .prepare(
-        `INSERT INTO pages (document_id, path, title, kind, text, metadata, headings, pdf_pages, language, encoding, title_tokens, path_tokens)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-      )
-      .get(
+    const page = cached(
+      db,
+      `INSERT INTO pages (document_id, path, title, kind, text, metadata, headings, pdf_pages, language, encoding, title_tokens, path_tokens)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+    ).get(
         documentId, p.path, p.title, doc.kind, doc.text, JSON.stringify(doc.metadata), JSON.stringify(doc.headings),
         doc.pages ? JSON.stringify(doc.pages) : null, doc.language, doc.encoding, p.titleTokens, p.pathTokens,
       ) as { id: number };
-    const insertSection = db.prepare(`INSERT INTO sections (page_id, idx, start, end, heading_path) VALUES (?, ?, ?, ?, ?) RETURNING id`);
+    const insertSection = cached(db, `INSERT INTO sections (page_id, idx, start, end, heading_path) VALUES (?, ?, ?, ?, ?) RETURNING id`);
     const sectionIds = p.sections.map((s) => (insertSection.get(page.id, s.index, s.start, s.end, JSON.stringify(s.headingPath)) as { id: number }).id);
-    const insertChunk = db.prepare(`INSERT INTO chunks (page_id, section_id, idx, start, end, hash, tokens) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`);
-    const insertFts = db.prepare(`INSERT INTO chunks_fts (rowid, tokens, title, path) VALUES (?, ?, ?, ?)`);
+    const insertChunk = cached(db, `INSERT INTO chunks (page_id, section_id, idx, start, end, hash) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`);
+    const insertFts = cached(db, `INSERT INTO chunks_fts (rowid, tokens, title, path) VALUES (?, ?, ?, ?)`);
     for (const c of p.chunks) {
-      const { id } = insertChunk.get(page.id, sectionIds[c.sectionIndex], c.index, c.start, c.end, c.hash, c.tokens) as { id: number };
+      const { id } = insertChunk.get(page.id, sectionIds[c.sectionIndex], c.index, c.start, c.end, c.hash) as { id: number };
       insertFts.run(id, c.tokens, p.titleTokens, p.pathTokens);
     }
   })();

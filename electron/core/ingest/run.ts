@@ -1,15 +1,17 @@
 /**
- * One indexing run of a knowledge base: scan its folders, drop what vanished, prepare what changed
- * (in the worker), write each file in its own transaction, then embed the chunks still without
- * vectors. Unchanged files cost a stat: size + mtime first, sha256 only when those moved.
+ * One indexing run of a knowledge base: scan its folders, drop what vanished, hand what changed to
+ * the ingest workers in batches (they prepare and write; see batch.ts), then embed the chunks still
+ * without vectors. Unchanged files cost a stat: size + mtime first, sha256 only when those moved.
+ * The main thread only scans and counts, so the app stays responsive during a large ingest.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type { Folder } from '../../../shared/models';
 import type { Embedder } from '../embed/embedder';
-import { documentAt, documentsOf, removeDocument, storedFolders, touchDocument, writePage, writeProblem, type StoredDocument } from './page-store';
-import { pagePathOf, type FileJob, type FileOutcome } from './prepare';
+import type { FileResult } from './batch';
+import { documentAt, documentsOf, removeDocument, storedFolders, writeProblem, type StoredDocument } from './page-store';
+import { pagePathOf, type FileJob } from './prepare';
 import { scanFolder } from './scan';
 import type { RunCounters } from './status';
 import { chunksToEmbed, setKeywordOnly, useModel, writeVectors } from './vectors';
@@ -18,8 +20,10 @@ import { chunksToEmbed, setKeywordOnly, useModel, writeVectors } from './vectors
 export interface RunOptions {
   /** Files over this size are skipped as too large. Default 50 MB. */
   maxFileBytes: number;
-  /** Files being prepared at once (keeps the worker busy while the main thread writes). Default 8 (1–64). */
+  /** Batches handed to the ingest workers at once (keeps every worker busy). Default 4 (1–64). */
   concurrency: number;
+  /** Files per batch (one transaction each). Default 24 (1–1,000); a batch also ends at 1 MB of files. */
+  batchFiles: number;
   /** Chunks per embedding call. Default 32 (1–256). */
   embedBatch: number;
 }
@@ -28,7 +32,8 @@ export interface RunOptions {
 export interface RunDeps {
   db: Database.Database;
   folders: Folder[];
-  prepare(job: FileJob): Promise<FileOutcome>;
+  /** Prepare and write a batch of files (in an ingest worker); one result per job, in order. */
+  indexBatch(jobs: FileJob[]): Promise<FileResult[]>;
   /** The embedder, or the reason none can be had. */
   embedder(): Promise<Embedder | string>;
   counters: RunCounters;
@@ -70,12 +75,12 @@ export async function runFull(deps: RunDeps): Promise<void> {
       seen.add(file.relPath);
       const known = stored.get(file.relPath);
       if (known && known.size === file.size && known.mtimeMs === Math.trunc(file.mtimeMs)) countUnchanged(c, known);
-      else jobs.push(jobFor(folder, file.relPath, deps.options.maxFileBytes, known));
+      else jobs.push(jobFor(folder, file.relPath, deps.options.maxFileBytes, known, file.size));
     }
     for (const [relPath, doc] of stored) if (!seen.has(relPath)) remove(db, doc.id, c);
     c.filesTotal += files.length + skipped.length;
   }
-  await prepareAll(deps, jobs);
+  await indexAll(deps, jobs);
   await embedPending(deps);
 }
 
@@ -87,12 +92,13 @@ export async function runFiles(deps: RunDeps, folder: Folder, relPaths: string[]
     return;
   }
   deps.counters.filesTotal += relPaths.length;
-  await prepareAll(deps, relPaths.map((rel) => jobFor(folder, rel, deps.options.maxFileBytes, documentAt(deps.db, folder.path, rel))));
+  await indexAll(deps, relPaths.map((rel) => jobFor(folder, rel, deps.options.maxFileBytes, documentAt(deps.db, folder.path, rel), 0)));
   await embedPending(deps);
 }
 
-function jobFor(folder: Folder, relPath: string, maxFileBytes: number, known: StoredDocument | undefined): FileJob {
+function jobFor(folder: Folder, relPath: string, maxFileBytes: number, known: StoredDocument | undefined, size: number): FileJob {
   return {
+    size,
     folder: folder.path,
     relPath,
     absPath: path.join(folder.path, relPath),
@@ -113,81 +119,61 @@ function countUnchanged(c: RunCounters, known: StoredDocument): void {
   if (known.status === 'skipped') c.filesSkipped++;
 }
 
-/** Prepare jobs in the worker, `concurrency` at a time, writing each outcome as it arrives. */
-async function prepareAll(deps: RunDeps, jobs: FileJob[]): Promise<void> {
-  const { db, counters: c } = deps;
+/** Cut jobs into batches of at most `files` files and about `bytes` bytes. */
+export function batchesOf(jobs: FileJob[], files: number, bytes: number): FileJob[][] {
+  const out: FileJob[][] = [];
+  let batch: FileJob[] = [];
+  let size = 0;
+  for (const job of jobs) {
+    if (batch.length > 0 && (batch.length >= files || size + job.size > bytes)) {
+      out.push(batch);
+      batch = [];
+      size = 0;
+    }
+    batch.push(job);
+    size += job.size;
+  }
+  if (batch.length > 0) out.push(batch);
+  return out;
+}
+
+const BATCH_BYTES = 1 << 20;
+
+/** Hand the jobs to the ingest workers in batches, `concurrency` batches at a time, counting results. */
+async function indexAll(deps: RunDeps, jobs: FileJob[]): Promise<void> {
+  const { counters: c } = deps;
   c.state = 'indexing';
   deps.progress(true);
+  const batches = batchesOf(jobs, deps.options.batchFiles, BATCH_BYTES);
   let next = 0;
-  // A store failure (disk full, a broken file) ends the run: the other lanes stop at their next file
+  // A store failure (disk full, a broken file) ends the run: the other lanes stop at their next batch
   // instead of writing on after the run has been reported as failed.
   let failure: unknown = null;
   const lane = async (): Promise<void> => {
-    while (next < jobs.length && !deps.signal.aborted && failure === null) {
-      const job = jobs[next++]!;
-      c.currentFile = job.pagePath;
+    while (next < batches.length && !deps.signal.aborted && failure === null) {
+      const batch = batches[next++]!;
+      c.currentFile = batch.at(-1)!.pagePath;
       try {
-        const outcome = await deps.prepare(job);
-        if (deps.signal.aborted || failure !== null) return;
-        applyOrFail(db, job, outcome, c);
+        const results = await deps.indexBatch(batch);
+        for (const r of results) count(c, r);
       } catch (err) {
         failure ??= err;
         return;
       }
-      c.filesDone++;
       deps.progress();
     }
   };
-  await Promise.all(Array.from({ length: Math.min(deps.options.concurrency, jobs.length) }, lane));
+  await Promise.all(Array.from({ length: Math.min(deps.options.concurrency, batches.length) }, lane));
   if (failure !== null) throw failure;
   c.currentFile = null;
 }
 
-/**
- * Write one outcome. A page the store refuses by a constraint (its `wiki/` address already taken by
- * a file of another folder) fails that file alone instead of ending the run; it is recorded without
- * a fingerprint, so every run retries it and it is indexed once the clash is gone.
- */
-function applyOrFail(db: Database.Database, job: FileJob, outcome: FileOutcome, c: RunCounters): void {
-  try {
-    apply(db, job, outcome, c);
-  } catch (err) {
-    if (outcome.kind !== 'page' || !String((err as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT')) throw err;
-    const taken = /UNIQUE constraint failed: pages\.path/.test((err as Error).message);
-    const reason = taken
-      ? `its page address ${job.pagePath} is already used by another file; rename one of them`
-      : `could not be stored: ${(err as Error).message}`;
-    writeProblem(db, { folder: job.folder, relPath: job.relPath, size: 0, mtimeMs: 0, sha256: null, status: 'failed', reason });
-    c.filesFailed++;
-  }
-}
-
-function apply(db: Database.Database, job: FileJob, outcome: FileOutcome, c: RunCounters): void {
-  switch (outcome.kind) {
-    case 'page':
-      writePage(db, outcome.page);
-      c.filesIndexed++;
-      return;
-    case 'problem':
-      writeProblem(db, outcome.problem);
-      if (outcome.problem.status === 'failed') c.filesFailed++;
-      else c.filesSkipped++;
-      return;
-    case 'unchanged': {
-      const known = documentAt(db, job.folder, job.relPath);
-      if (!known) return;
-      touchDocument(db, known.id, outcome.size, outcome.mtimeMs);
-      // Same bytes, same verdict: a file that failed or was skipped still counts as such in this run.
-      if (known.status === 'failed') c.filesFailed++;
-      if (known.status === 'skipped') c.filesSkipped++;
-      return;
-    }
-    case 'gone': {
-      const known = documentAt(db, job.folder, job.relPath);
-      if (known) remove(db, known.id, c);
-      return;
-    }
-  }
+function count(c: RunCounters, result: FileResult): void {
+  c.filesDone++;
+  if (result === 'indexed') c.filesIndexed++;
+  else if (result === 'failed') c.filesFailed++;
+  else if (result === 'skipped') c.filesSkipped++;
+  else if (result === 'removed') c.filesRemoved++;
 }
 
 /** Embed every chunk without a vector, two batches in flight so the model never waits on SQLite. */

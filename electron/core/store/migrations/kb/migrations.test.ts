@@ -15,3 +15,27 @@ describe('knowledge-base file migrations', () => {
     db.close();
   });
 });
+
+describe('003: contentless keyword index', () => {
+  it('moves every indexed chunk over, drops the token copy, and deletes by rowid', () => {
+    const db = new Database(path.join(tempDir(), 'kb.sqlite'));
+    migrate(db, kbMigrations, 'kb', 2);
+    db.exec(`
+      INSERT INTO documents (id, folder, rel_path, size, mtime_ms, status, indexed_at) VALUES (1, '/n', 'a.md', 1, 1, 'indexed', 'now');
+      INSERT INTO pages (id, document_id, path, title, kind, text, title_tokens, path_tokens) VALUES (1, 1, 'wiki/a.md', 'A', 'markdown', 'x', 'gateway', 'a md');
+      INSERT INTO sections (id, page_id, idx, start, end, heading_path) VALUES (1, 1, 0, 0, 1, '[]');
+      INSERT INTO chunks (id, page_id, section_id, idx, start, end, hash, tokens) VALUES (7, 1, 1, 0, 0, 1, 'h', 'e_conn_reset e conn reset');
+      INSERT INTO chunks_fts (rowid, tokens, title, path) SELECT id, tokens, title, path FROM chunk_search;
+    `);
+    migrate(db, kbMigrations, 'kb', 3);
+    const find = (q: string) => db.prepare(`SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?`).pluck().all(q);
+    expect(find('"e_conn_reset"')).toEqual([7]);
+    expect(find('title:"gateway"')).toEqual([7]);
+    const columns = (db.prepare(`PRAGMA table_info(chunks)`).all() as { name: string }[]).map((c) => c.name);
+    expect(columns).not.toContain('tokens');
+    expect(db.prepare(`SELECT name FROM sqlite_master WHERE name IN ('chunk_search', 'chunks_by_section')`).pluck().all()).toEqual(['chunks_by_section']);
+    db.prepare(`DELETE FROM chunks_fts WHERE rowid = 7`).run();
+    expect(find('"e_conn_reset"')).toEqual([]);
+    db.close();
+  });
+});
