@@ -1,14 +1,13 @@
 /**
  * Markdown → canonical text + headings + front matter. The page keeps the Markdown source as it is
  * (minus the front matter), so a passage cited from the page is the same bytes the user sees in
- * their file; micromark is used only to find where the headings are.
+ * their file; markdown-it is used only to find where the headings are.
+ *
+ * Speed matters here (every Markdown file of a knowledge base passes through): only the block
+ * structure is parsed, and inline Markdown is parsed for heading contents alone, never for the
+ * paragraphs around them.
  */
-import type { Nodes, Root } from 'mdast';
-import { fromMarkdown } from 'mdast-util-from-markdown';
-import { frontmatterFromMarkdown } from 'mdast-util-frontmatter';
-import { gfmFromMarkdown } from 'mdast-util-gfm';
-import { frontmatter } from 'micromark-extension-frontmatter';
-import { gfm } from 'micromark-extension-gfm';
+import markdownIt, { type Env, type MarkdownIt, type Token } from 'markdown-it';
 import { parseDocument } from 'yaml';
 import type { Heading, ParsedDocument } from '../types';
 
@@ -19,18 +18,34 @@ export type ParsedMarkdown = Pick<ParsedDocument, 'text' | 'title' | 'metadata' 
 type MetadataValue = string | number | boolean | string[];
 
 /**
+ * One shared parser: CommonMark with raw HTML recognised (a `#` line inside an HTML block stays
+ * HTML), tables and `~~strike-through~~` — markdown-it's defaults. GFM extras it lacks (footnote
+ * definitions as containers, single-`~` strike-through) only change headings in rare corner cases
+ * and are deliberately not re-implemented here.
+ */
+const markdown = createParser();
+
+function createParser(): MarkdownIt {
+  const md = markdownIt('default', { html: true, linkify: false, typographer: false });
+  // Paragraphs and table cells are never inline-parsed; headings are, one by one, in headingText.
+  md.core.ruler.disable(['inline', 'text_join']);
+  // Heading text is read, not rendered: keep every link's text (even a `javascript:` one) and
+  // autolinks exactly as written rather than URL-decoded.
+  md.validateLink = () => true;
+  md.normalizeLinkText = (url) => url;
+  return md;
+}
+
+/**
  * Parse Markdown `source` (already decoded, line endings already `\n`). Front matter (`---` YAML at
  * the very start) is cut from the text together with the blank lines after it; heading offsets are
- * shifted to match. Title: front matter `title`, else the first heading, else null.
+ * counted in the returned text. Title: front matter `title`, else the first heading, else null.
  */
 export function parseMarkdown(source: string): ParsedMarkdown {
-  const tree = fromMarkdown(source, {
-    extensions: [frontmatter(['yaml']), gfm()],
-    mdastExtensions: [frontmatterFromMarkdown(['yaml']), gfmFromMarkdown()],
-  });
-  const { cut, metadata } = frontMatterOf(tree, source);
-  const text = source.slice(cut);
-  const headings = headingsOf(tree, source).map((h) => ({ ...h, start: h.start - cut, end: h.end - cut }));
+  const front = frontMatterOf(source);
+  const text = front ? source.slice(front.cut) : source;
+  const metadata = front ? metadataOf(front.yaml) : {};
+  const headings = headingsOf(text);
   const fromFrontMatter = metadata.title;
   const title =
     typeof fromFrontMatter === 'string' || typeof fromFrontMatter === 'number'
@@ -39,13 +54,35 @@ export function parseMarkdown(source: string): ParsedMarkdown {
   return { text, title: title ?? headings.find((h) => h.text)?.text ?? null, metadata, headings };
 }
 
-/** Where the page text starts (after front matter and the blank lines that follow it), and its metadata. */
-function frontMatterOf(tree: Root, source: string): { cut: number; metadata: Record<string, MetadataValue> } {
-  const first = tree.children[0];
-  if (first?.type !== 'yaml' || first.position?.end.offset === undefined) return { cut: 0, metadata: {} };
-  const rest = source.slice(first.position.end.offset);
-  const blank = /^\n(?:[ \t]*\n)*/.exec(rest);
-  return { cut: first.position.end.offset + (blank?.[0].length ?? 0), metadata: metadataOf(first.value) };
+/** A front matter fence line: exactly three dashes, then nothing but spaces or tabs. */
+const FENCE = /^---[ \t]*$/;
+
+/** The line break after the closing fence and the blank lines that follow it, cut with the front matter. */
+const BLANK_AFTER = /\n(?:[ \t]*\n)*/y;
+
+/**
+ * Front matter is a fence convention, not a format: a fence line at the very start of the file,
+ * followed by a line break, then YAML lines up to the next fence line (which may end the file).
+ * No closing fence means no front matter: the whole file is Markdown. Returns the YAML and where
+ * the page text starts (after the closing fence and the blank lines after it), or null.
+ */
+function frontMatterOf(source: string): { yaml: string; cut: number } | null {
+  if (!source.startsWith('---')) return null;
+  const openEnd = source.indexOf('\n');
+  if (openEnd === -1 || !FENCE.test(source.slice(0, openEnd))) return null;
+  let lineStart = openEnd + 1;
+  for (;;) {
+    const newline = source.indexOf('\n', lineStart);
+    const lineEnd = newline === -1 ? source.length : newline;
+    if (FENCE.test(source.slice(lineStart, lineEnd))) {
+      const yaml = lineStart > openEnd + 1 ? source.slice(openEnd + 1, lineStart - 1) : '';
+      BLANK_AFTER.lastIndex = lineEnd;
+      const blank = BLANK_AFTER.exec(source);
+      return { yaml, cut: lineEnd + (blank?.[0].length ?? 0) };
+    }
+    if (newline === -1) return null;
+    lineStart = newline + 1;
+  }
 }
 
 /**
@@ -80,32 +117,81 @@ function keptValue(value: unknown): MetadataValue | undefined {
   return undefined;
 }
 
-/** Every heading (ATX or setext, at any depth), spanning its whole source line(s). */
-function headingsOf(tree: Root, source: string): Heading[] {
+/**
+ * Every heading (ATX or setext, at any depth: in block quotes and list items too), spanning its
+ * whole source line(s): from the start of its first line to the end of its last, without the `\n`.
+ */
+function headingsOf(text: string): Heading[] {
+  // The env collects link reference definitions, so `# [name]` reads like the document defines it.
+  const env: Env = {};
+  const tokens = markdown.parse(text, env);
   const found: Heading[] = [];
-  const visit = (node: Nodes): void => {
-    if (node.type === 'heading' && node.position?.start.offset !== undefined && node.position.end.offset !== undefined) {
-      const lineStart = source.lastIndexOf('\n', node.position.start.offset - 1) + 1;
-      const newline = source.indexOf('\n', node.position.end.offset);
-      const lineEnd = newline === -1 ? source.length : newline;
-      found.push({ start: lineStart, end: lineEnd, level: node.depth, text: plainText(node) });
-      return;
-    }
-    if ('children' in node) for (const child of node.children) visit(child);
-  };
-  visit(tree);
+  let lines: LineStarts | null = null;
+  for (let i = 0; i < tokens.length; i++) {
+    const open = tokens[i]!;
+    if (open.type !== 'heading_open' || !open.map) continue;
+    lines ??= lineStarts(text);
+    const [first, afterLast] = open.map;
+    found.push({
+      start: lines.startOf(first),
+      end: lines.endOf(afterLast - 1),
+      level: Number(open.tag.slice(1)),
+      text: headingText(tokens[i + 1]?.content ?? '', env),
+    });
+  }
   return found;
 }
 
-/** The readable text of inline Markdown: markup dropped, image alt text kept, whitespace collapsed. */
-function plainText(node: Nodes): string {
-  const parts: string[] = [];
-  const visit = (n: Nodes): void => {
-    if (n.type === 'text' || n.type === 'inlineCode') parts.push(n.value);
-    else if (n.type === 'image') parts.push(n.alt ?? '');
-    else if (n.type === 'break') parts.push(' ');
-    else if ('children' in n) for (const child of n.children) visit(child);
-  };
-  visit(node);
-  return parts.join('').replace(/\s+/g, ' ').trim();
+/** Where each line of a text starts and ends, by 0-based line number. */
+interface LineStarts {
+  startOf(line: number): number;
+  endOf(line: number): number;
+}
+
+/** Builds the line table once per file, and only for files that have headings. */
+function lineStarts(text: string): LineStarts {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  const startOf = (line: number): number => starts[Math.min(line, starts.length - 1)]!;
+  const endOf = (line: number): number => (line + 1 < starts.length ? starts[line + 1]! - 1 : text.length);
+  return { startOf, endOf };
+}
+
+/** The readable text of a heading's inline Markdown: markup dropped, code and image alt text kept, whitespace collapsed. */
+function headingText(content: string, env: Env): string {
+  if (content === '') return '';
+  const tokens: Token[] = [];
+  markdown.inline.parse(content, markdown, env, tokens);
+  return plainText(tokens, false).replace(/\s+/g, ' ').trim();
+}
+
+/**
+ * Text, escaped characters, entities and inline code keep their (decoded) characters; an image
+ * gives its alt text. Inside an alt text, raw HTML is kept and a hard break adds nothing, as an
+ * image description is plain text; elsewhere raw HTML is dropped and a hard break is a space.
+ */
+function plainText(tokens: Token[], inAlt: boolean): string {
+  let out = '';
+  for (const token of tokens) {
+    switch (token.type) {
+      case 'text':
+      case 'text_special':
+      case 'code_inline':
+        out += token.content;
+        break;
+      case 'softbreak':
+        out += '\n';
+        break;
+      case 'hardbreak':
+        out += inAlt ? '' : ' ';
+        break;
+      case 'html_inline':
+        if (inAlt) out += token.content;
+        break;
+      case 'image':
+        out += plainText(token.children ?? [], true);
+        break;
+    }
+  }
+  return out;
 }
