@@ -1,7 +1,8 @@
 /**
  * The Electron bundles, checked under plain Node: the core bundled exactly as for the app (CommonJS
- * main + compiled worker threads side by side) indexes a folder with the real test model in both
- * workers and searches it. This is what would break first in a packaged app and nowhere else.
+ * main + compiled worker threads side by side) indexes a folder with the real test model in its
+ * workers, builds the in-memory vector index in its worker, and searches. This is what would break
+ * first in a packaged app and nowhere else.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,7 +20,7 @@ const outDir = path.join(root, 'out', `bundle-test-${process.pid}`);
 afterAll(() => fs.rmSync(outDir, { recursive: true, force: true }));
 
 describe('the Electron bundles', () => {
-  it('index and search with both worker threads bundled', async () => {
+  it('index and search with every worker thread bundled', async () => {
     const models = tempDir();
     const docs = tempDir();
     const data = tempDir();
@@ -31,10 +32,12 @@ describe('the Electron bundles', () => {
       entry,
       `import { createSift } from ${JSON.stringify(path.join(root, 'electron/core'))};
 void (async () => {
-const sift = createSift({ dataDir: ${JSON.stringify(data)}, embedding: { provider: 'transformers', modelId: 'sift-test/tiny-embedder', localModelDir: ${JSON.stringify(models)}, allowDownload: false } });
+const sift = createSift({ dataDir: ${JSON.stringify(data)}, embedding: { provider: 'transformers', modelId: 'sift-test/tiny-embedder', localModelDir: ${JSON.stringify(models)}, allowDownload: false }, search: { exactBelow: 0, settleMs: 0 } });
 const kb = await sift.invoke('kb.create', { name: 'B' });
 await sift.invoke('folder.add', { kb: 'B', path: ${JSON.stringify(docs)} });
 const status = await sift.ingest('B');
+await sift.invoke('search.query', { kb: 'B', query: '超时' }); // starts building the vector index in its worker
+await new Promise((r) => setTimeout(r, 2000));
 const found = await sift.invoke('search.query', { kb: 'B', query: '超时' });
 console.log(JSON.stringify({ ok: kb.ok, chunks: status.chunks, embedded: status.chunksEmbedded, error: status.error, found }));
 await sift.close();
@@ -44,7 +47,8 @@ await sift.close();
     await Promise.all(bundles.map((b) => build(b)));
     // Built like main.cjs: CommonJS, where import.meta.url is empty and workers are found by __dirname.
     await build({ ...bundles[0], entryPoints: [entry], outfile: path.join(outDir, 'smoke.cjs') });
-    const { stdout } = await promisify(execFile)(process.execPath, [path.join(outDir, 'smoke.cjs')], { timeout: 60_000 });
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [path.join(outDir, 'smoke.cjs')], { timeout: 60_000 });
+    expect(stderr).not.toMatch(/vector index|worker/i);
     const result = JSON.parse(stdout.trim().split('\n').at(-1)!);
     expect(result).toMatchObject({ ok: true, chunks: 1, embedded: 1, error: null, found: { ok: true, value: { mode: 'hybrid' } } });
     expect(result.found.value.passages[0].pagePath).toBe('wiki/a.md');

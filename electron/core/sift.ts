@@ -19,6 +19,7 @@ import { chatHandlers, TurnRegistry } from './chat/handlers';
 import { exportHandlers } from './export/handlers';
 import { chromiumPdfRenderer, type PdfRenderer } from './export/pdf';
 import type { SearchOptions } from './search/search';
+import { VectorIndexBuilder } from './search/index-builder';
 import { Indexer, type IndexerOptions } from './ingest/indexer';
 import { FolderWatcher } from './ingest/watcher';
 import { KbFiles } from './kb/kb-files';
@@ -77,6 +78,8 @@ export function createSift(config: SiftConfig): Sift {
   const live = new LiveConfig(settings, { chat: config.chat, embedding: config.embedding, maxFileBytes: config.indexer?.maxFileBytes });
   const embedding = new EmbeddingService(() => live.embedding(), paths.models, ctx.events);
   const indexer = new Indexer(ctx, () => embedding.get(), { ...config.indexer, maxFileBytesNow: () => live.maxFileBytes() });
+  const vectorIndexes = new VectorIndexBuilder();
+  const searchOptions = { buildIndex: vectorIndexes.build, ...config.search };
   const watcher = config.watch ? new FolderWatcher(indexer) : null;
   const turns = new TurnRegistry();
 
@@ -91,8 +94,8 @@ export function createSift(config: SiftConfig): Sift {
     ...knowledgeBaseHandlers(ctx),
     ...folderHandlers(ctx),
     ...ingestHandlers(ctx, indexer),
-    ...searchHandlers(ctx, () => embedding.get(), config.search),
-    ...chatHandlers(ctx, { llm: () => live.llm(), settings: () => live.chat(), embedder: () => embedding.get(), searchOptions: config.search, turns }),
+    ...searchHandlers(ctx, () => embedding.get(), searchOptions),
+    ...chatHandlers(ctx, { llm: () => live.llm(), settings: () => live.chat(), embedder: () => embedding.get(), searchOptions, turns }),
     async 'settings.get'() {
       return settings.get();
     },
@@ -147,6 +150,7 @@ export function createSift(config: SiftConfig): Sift {
       await watcher?.close();
       await indexer.close();
       await embedding.close();
+      await vectorIndexes.close();
       ctx.kbFiles.closeAll();
       appDb.close();
     },

@@ -200,34 +200,63 @@ export function bestByCodes(index: VectorIndex, query: Float32Array, entries: nu
 }
 
 interface Cached {
-  index: VectorIndex;
+  index: VectorIndex | null;
   /** The database state the index was read at. */
   key: string;
   /** The state last seen by a query, and when it was first seen. */
   seenKey: string;
   seenAt: number;
+  /** A build in a worker, when one is running. */
+  building: Promise<void> | null;
 }
 
 const cache = new WeakMap<Database.Database, Cached>();
 
+/** Builds an index of a knowledge-base file elsewhere (a worker thread). */
+export type IndexBuild = (dbFile: string, dimension: number) => Promise<VectorIndex>;
+
 /**
  * The index of this connection's knowledge base when it is current, or null: the caller then uses
- * sqlite-vec's KNN. Built on first use; after a change, rebuilt once no further change has been
- * seen for `settleMs` (so an ingest in progress is not slowed by repeated rebuilds).
+ * sqlite-vec's KNN. Built on first use and, after a change, once no further change has been seen
+ * for `settleMs` (so an ingest in progress does not cause a rebuild per search). With `build`, the
+ * index is built by it in the background and this returns null until it is ready; without, it is
+ * read here and now.
  */
-export function currentVectorIndex(db: Database.Database, dimension: number, settleMs: number): VectorIndex | null {
+export function currentVectorIndex(db: Database.Database, dimension: number, settleMs: number, build?: IndexBuild): VectorIndex | null {
   const key = stateKey(db);
-  const cached = cache.get(db);
-  if (cached && cached.key === key && cached.index.dimension === dimension) return cached.index;
+  let c = cache.get(db);
+  if (c?.index && c.key === key && c.index.dimension === dimension) return c.index;
   const t = Date.now();
-  if (cached && cached.seenKey !== key) {
-    cached.seenKey = key;
-    cached.seenAt = t;
+  if (!c) cache.set(db, (c = { index: null, key: '', seenKey: key, seenAt: -Infinity, building: null }));
+  else if (c.seenKey !== key) {
+    c.seenKey = key;
+    c.seenAt = t;
   }
-  if (cached && t - cached.seenAt < settleMs) return null;
-  const index = loadVectorIndex(db, dimension);
-  cache.set(db, { index, key, seenKey: key, seenAt: t });
-  return index;
+  if (t - c.seenAt < settleMs) return null;
+  if (!build || db.memory) {
+    c.index = loadVectorIndex(db, dimension);
+    c.key = key;
+    return c.index;
+  }
+  const entry = c;
+  // The key read before the build: a change committed meanwhile makes the new index stale at once.
+  entry.building ??= build(db.name, dimension)
+    .then(
+      (index) => {
+        entry.index = index;
+        entry.key = key;
+      },
+      (err: unknown) => console.warn(`[sift] building the vector index of ${db.name} failed; searching with sqlite-vec meanwhile:`, err),
+    )
+    .finally(() => {
+      entry.building = null;
+    });
+  return null;
+}
+
+/** The build in progress for this connection, if any (tests wait for it). */
+export function vectorIndexBuilding(db: Database.Database): Promise<void> | null {
+  return cache.get(db)?.building ?? null;
 }
 
 /** Drop the cached index of this connection (tests; a closed database). */

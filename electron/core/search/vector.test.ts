@@ -11,7 +11,8 @@ import { useModel, writeVectors } from '../ingest/vectors';
 import { kbMigrations } from '../store/migrations/kb';
 import { openDatabase } from '../store/open';
 import { tempDir } from '../testing/temp';
-import { bestByCodes, forgetVectorIndex, loadVectorIndex, nearestByBits, type VectorIndex } from './vector-index';
+import { VectorIndexBuilder } from './index-builder';
+import { bestByCodes, currentVectorIndex, forgetVectorIndex, loadVectorIndex, nearestByBits, vectorIndexBuilding, type VectorIndex } from './vector-index';
 import { exactVectorSearch, vectorSearch } from './vector';
 
 const DIM = 384;
@@ -181,6 +182,27 @@ describe('the in-memory vector index of a knowledge base', () => {
     expect(during).toEqual(exact);
     expect(after).toEqual(exact);
     expect(loadVectorIndex(db, DIM).ids).toContain(fresh.id);
+  });
+
+  it('builds the index in a worker while sqlite-vec answers, then uses it', async () => {
+    const { db, centres, rng } = makeKb(30, 10);
+    const builder = new VectorIndexBuilder();
+    try {
+      const query = clustered(rng, centres, 2);
+      const exact = exactVectorSearch(db, query, 5, null).map((h) => h.chunkId);
+      const options = { exactBelow: 0, rankAllBelow: 0, candidates: 200, settleMs: 0, buildIndex: builder.build };
+      expect(vectorSearch(db, query, 5, null, options).map((h) => h.chunkId)).toEqual(exact); // sqlite-vec KNN
+      const building = vectorIndexBuilding(db);
+      expect(building).not.toBeNull();
+      await building;
+      const built = currentVectorIndex(db, DIM, 0, () => Promise.reject(new Error('must not build again')));
+      expect(built?.ids.length).toBe(300);
+      expect(built!.codes).toEqual(loadVectorIndex(db, DIM).codes);
+      expect(vectorSearch(db, query, 5, null, options).map((h) => h.chunkId)).toEqual(exact);
+      expect(vectorIndexBuilding(db)).toBeNull();
+    } finally {
+      await builder.close();
+    }
   });
 
   it('ranks only chunks in scope, on the bit pass as on exact search', () => {

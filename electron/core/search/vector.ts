@@ -9,7 +9,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { StageHit } from './fusion';
-import { allEntries, bestByCodes, currentVectorIndex, nearestByBits } from './vector-index';
+import { allEntries, bestByCodes, currentVectorIndex, nearestByBits, type IndexBuild } from './vector-index';
 
 /** Tunables of the vector stage. */
 export interface VectorOptions {
@@ -26,6 +26,9 @@ export interface VectorOptions {
   /** After the vectors change, use sqlite-vec's KNN until no change has been seen for this long, then
    *  rebuild the in-memory index. Default 1,000 ms (0–60,000). */
   settleMs?: number;
+  /** Builds the in-memory index in the background (a worker thread); without it, the first search
+   *  after a change reads the vectors itself (about a second at 100k chunks). */
+  buildIndex?: IndexBuild;
 }
 
 /** Cosine distance (1 − cosine) between two unit vectors. */
@@ -101,7 +104,7 @@ export function vectorSearch(db: Database.Database, query: Float32Array, limit: 
   const inScope = pageIds ? chunksOfPages(db, pageIds) : null;
   const total = inScope ? inScope.length : (db.prepare(`SELECT count(*) FROM chunks`).pluck().get() as number);
   if (total < (options.exactBelow ?? 2_000)) return exactVectorSearch(db, query, limit, pageIds);
-  const index = currentVectorIndex(db, query.length, options.settleMs ?? 1_000);
+  const index = currentVectorIndex(db, query.length, options.settleMs ?? 1_000, options.buildIndex);
   let candidates: number[];
   if (index) {
     const allowed = inScope ? new Set(inScope) : null;
