@@ -1,12 +1,23 @@
 /**
  * Reading and writing pages in a knowledge-base file. Every write of one file — its document
- * row, page, sections, chunks, keyword-index rows and vectors — happens in one transaction, so a
- * crash leaves either the old version of the file or the new one, never half of either.
+ * row, page, sections, chunks, keyword-index rows and vectors — happens in one transaction (its
+ * own, or the caller's batch), so a crash leaves either the old version of the file or the new
+ * one, never half of either.
+ *
+ * Inside a caller's transaction no savepoint is opened per file: FTS5 flushes its pending index
+ * at every savepoint, which made a batch cost as much as one transaction per file (measured: 3.1 s
+ * vs 0.9 s for 2,000 notes).
  */
 import type Database from 'better-sqlite3';
 import type { ParsedDocument } from './types';
 import { now } from '../context';
 import { hasVectorTables } from './vectors';
+
+/** Run `body` in a transaction, or inside the caller's when one is open (no savepoint; see above). */
+function atomically(db: Database.Database, body: () => void): void {
+  if (db.inTransaction) body();
+  else db.transaction(body)();
+}
 
 const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
 
@@ -104,7 +115,7 @@ function upsertDocument(
 
 /** Replace whatever the store had for this file with the new page, in one transaction. */
 export function writePage(db: Database.Database, p: PreparedPage): void {
-  db.transaction(() => {
+  atomically(db, () => {
     const documentId = upsertDocument(db, { ...p, status: 'indexed', reason: null });
     deletePageOf(db, documentId);
     const { doc } = p;
@@ -124,15 +135,15 @@ export function writePage(db: Database.Database, p: PreparedPage): void {
       const { id } = insertChunk.get(page.id, sectionIds[c.sectionIndex], c.index, c.start, c.end, c.hash) as { id: number };
       insertFts.run(id, c.tokens, p.titleTokens, p.pathTokens);
     }
-  })();
+  });
 }
 
 /** Record that a file could not become a page (dropping any page it had), in one transaction. */
 export function writeProblem(db: Database.Database, problem: DocumentProblem): void {
-  db.transaction(() => {
+  atomically(db, () => {
     const documentId = upsertDocument(db, problem);
     deletePageOf(db, documentId);
-  })();
+  });
 }
 
 /** The file is unchanged in content: remember its new size and mtime so the next scan skips it cheaply. */
@@ -142,10 +153,10 @@ export function touchDocument(db: Database.Database, id: number, size: number, m
 
 /** Forget a file gone from disk, with its page, chunks and vectors. */
 export function removeDocument(db: Database.Database, id: number): void {
-  db.transaction(() => {
+  atomically(db, () => {
     deletePageOf(db, id);
     db.prepare(`DELETE FROM documents WHERE id = ?`).run(id);
-  })();
+  });
 }
 
 /** Folders recorded in the store (to drop documents of folders no longer in the knowledge base). */
