@@ -1,10 +1,9 @@
 /**
  * Indexing a batch of files, start to finish, inside an ingest worker: prepare each file (read,
- * parse, chunk, tokenize), then write every outcome in ONE transaction with a savepoint per file.
- * A crash leaves each file either as it was or wholly new (never half a file), and one transaction
- * per batch instead of per file lets FTS5 flush its index once per batch (about a quarter less
- * write time). Workers write one at a time: a process-wide lock in shared memory hands the
- * database over exactly when the previous batch commits, instead of SQLite's sleep-and-retry.
+ * parse, chunk, tokenize), then write every outcome in ONE transaction. A crash leaves each file
+ * either as it was or wholly new (never half a file); a store failure rolls the whole batch back.
+ * Workers write one at a time: a process-wide lock in shared memory hands the database over
+ * exactly when the previous batch commits, instead of SQLite's sleep-and-retry.
  */
 import type Database from 'better-sqlite3';
 import { documentAt, removeDocument, touchDocument, writePage, writeProblem } from './page-store';
@@ -41,22 +40,26 @@ export async function indexBatch(db: Database.Database, jobs: FileJob[], lock: S
 }
 
 /**
- * Write one outcome. A page the store refuses by a constraint (its `wiki/` address already taken by
- * a file of another folder) fails that file alone (its savepoint is rolled back) instead of the
- * batch; it is recorded without a fingerprint, so every run retries it until the clash is gone.
+ * Write one outcome. A page whose `wiki/` address is already taken by a file of another folder
+ * fails that file alone instead of the batch; it is recorded without a fingerprint, so every run
+ * retries it until the clash is gone. Checked before writing: inside the batch's transaction there
+ * is no savepoint per file to roll back to.
  */
 function applyOrFail(db: Database.Database, job: FileJob, outcome: FileOutcome): FileResult {
-  try {
-    return apply(db, job, outcome);
-  } catch (err) {
-    if (outcome.kind !== 'page' || !String((err as { code?: unknown }).code).startsWith('SQLITE_CONSTRAINT')) throw err;
-    const taken = /UNIQUE constraint failed: pages\.path/.test((err as Error).message);
-    const reason = taken
-      ? `its page address ${job.pagePath} is already used by another file; rename one of them`
-      : `could not be stored: ${(err as Error).message}`;
+  if (outcome.kind === 'page' && addressTaken(db, job)) {
+    const reason = `its page address ${job.pagePath} is already used by another file; rename one of them`;
     writeProblem(db, { folder: job.folder, relPath: job.relPath, size: 0, mtimeMs: 0, sha256: null, status: 'failed', reason });
     return 'failed';
   }
+  return apply(db, job, outcome);
+}
+
+/** True when another file's page has this job's address. */
+function addressTaken(db: Database.Database, job: FileJob): boolean {
+  const owner = db
+    .prepare(`SELECT d.folder, d.rel_path AS relPath FROM pages p JOIN documents d ON d.id = p.document_id WHERE p.path = ?`)
+    .get(job.pagePath) as { folder: string; relPath: string } | undefined;
+  return owner !== undefined && (owner.folder !== job.folder || owner.relPath !== job.relPath);
 }
 
 function apply(db: Database.Database, job: FileJob, outcome: FileOutcome): FileResult {
