@@ -1,0 +1,45 @@
+/**
+ * A batch of files on a real knowledge-base file: one result per file in order, and one
+ * transaction — a store failure in the middle keeps nothing of the batch.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { kbMigrations } from '../store/migrations/kb';
+import { openDatabase } from '../store/open';
+import { tempDir } from '../testing/temp';
+import { indexBatch, newWriteLock } from './batch';
+import { pagePathOf, type FileJob } from './prepare';
+
+const open: Database.Database[] = [];
+afterEach(() => open.splice(0).forEach((db) => db.close()));
+
+function setup(files: Record<string, string | Buffer>): { db: Database.Database; jobs: (rel: string) => FileJob } {
+  const root = tempDir();
+  for (const [rel, content] of Object.entries(files)) fs.writeFileSync(path.join(root, rel), content);
+  const db = openDatabase(path.join(tempDir(), 'kb.sqlite'), kbMigrations, 'test kb', { vectors: true });
+  open.push(db);
+  const jobs = (rel: string): FileJob => ({ folder: root, relPath: rel, absPath: path.join(root, rel), pagePath: pagePathOf('', rel), maxFileBytes: 1 << 20, knownSha256: null, size: 0 });
+  return { db, jobs };
+}
+
+describe('indexBatch', () => {
+  it('answers one result per file, in order, and stores the pages', async () => {
+    const { db, jobs } = setup({ 'a.md': '# A\n\nalpha', 'empty.md': '', 'bin.txt': Buffer.from([0, 1, 2, 0, 3]), 'c.md': '# C\n\ngamma' });
+    const results = await indexBatch(db, ['a.md', 'empty.md', 'gone.md', 'bin.txt', 'c.md'].map(jobs), newWriteLock());
+    expect(results).toEqual(['indexed', 'skipped', 'absent', 'skipped', 'indexed']);
+    expect(db.prepare(`SELECT path FROM pages ORDER BY path`).pluck().all()).toEqual(['wiki/a.md', 'wiki/c.md']);
+    expect(db.prepare(`SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH 'gamma'`).pluck().all()).toHaveLength(1);
+  });
+
+  it('keeps nothing of a batch when the store fails in the middle of it', async () => {
+    const { db, jobs } = setup({ 'a.md': '# A\n\nalpha', 'b.md': '# B\n\nbeta', 'c.md': '# C\n\ngamma' });
+    db.exec(`CREATE TRIGGER fail_b BEFORE INSERT ON pages WHEN NEW.path = 'wiki/b.md' BEGIN SELECT RAISE(ABORT, 'disk full (test)'); END`);
+    await expect(indexBatch(db, ['a.md', 'b.md', 'c.md'].map(jobs))).rejects.toThrow(/disk full/);
+    expect(db.prepare(`SELECT count(*) FROM documents`).pluck().get()).toBe(0);
+    expect(db.prepare(`SELECT count(*) FROM chunks`).pluck().get()).toBe(0);
+    db.exec(`DROP TRIGGER fail_b`);
+    expect(await indexBatch(db, ['a.md', 'b.md', 'c.md'].map(jobs))).toEqual(['indexed', 'indexed', 'indexed']);
+  });
+});
