@@ -14,7 +14,7 @@ import { DIMENSION } from './search-kb';
 import { InstantEmbedder, type BenchQuery } from './search';
 
 /** VectorOptions.candidates' default (see electron/core/search/vector.ts). */
-const CANDIDATES = 2_000;
+const CANDIDATES = 1_000;
 
 const p50 = (list: number[]) => fmt(percentile(list, 50), 2);
 const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;

@@ -2,11 +2,11 @@
  * `npm run bench:search` — search latency and vector recall (issue #4).
  *
  * Usage: tsx bench/search.ts [--chunks 10000,100000] [--queries N] [--vectors cone|clustered|random]
- *                            [--candidates 500,1000,2000,4000] [--top-k N]
+ *                            [--candidates 250,500,1000,2000] [--top-k N]
  *   --chunks      knowledge-base sizes, in chunks. Default 10,000 and 100,000.
  *   --queries     timed queries per mode (after a warm-up of 30). Default 200.
  *   --vectors     synthetic vector kind (see search-kb.ts). Default cone.
- *   --candidates  bit-pass candidate counts to compare (VectorOptions.candidates). Default 500,1000,2000,4000.
+ *   --candidates  bit-pass candidate counts to compare (VectorOptions.candidates). Default 250,500,1000,2000.
  *   --top-k       passages per search. Default 10.
  *   --pragma K=V  set a PRAGMA on the knowledge base's connection first (repeatable), to try a
  *                 setting before proposing it, e.g. --pragma mmap_size=268435456. Default none.
@@ -53,7 +53,7 @@ function pragma(s: string | undefined): string {
 }
 
 function parseArgs(argv: string[]): Args {
-  const args: Args = { chunks: [10_000, 100_000], queries: 200, vectors: 'cone', candidates: [500, 1000, 2000, 4000], topK: 10, pragmas: [] };
+  const args: Args = { chunks: [10_000, 100_000], queries: 200, vectors: 'cone', candidates: [250, 500, 1000, 2000], topK: 10, pragmas: [] };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--chunks') args.chunks = numbers(argv[++i]);

@@ -2,6 +2,8 @@
  * The keyword stage: FTS5 bm25 over the pre-tokenized chunk text, with the page title and path in
  * their own, heavier columns. The query goes through the same tokenizer as the index; every term
  * is quoted (so `api-gateway` or `v1/chat` is one term, not FTS5 syntax) and terms are ORed.
+ * Terms found in more than a quarter of all chunks are left out when rarer ones remain: bm25 gives
+ * them little weight, but scoring every chunk that has them is what makes a keyword search slow.
  */
 import type Database from 'better-sqlite3';
 import { queryTerms } from '../text/tokenize';
@@ -10,11 +12,30 @@ import type { StageHit } from './fusion';
 /** Column weights for bm25: body, title, path. Title matches count most. */
 export const KEYWORD_WEIGHTS = { body: 1, title: 4, path: 2 } as const;
 
-/** The FTS5 MATCH expression for a query, or null when it has no searchable term. */
-export function matchExpression(query: string): string | null {
-  const terms = queryTerms(query);
+/** Share of all chunks above which a term is left out of a query that has rarer terms. */
+export const COMMON_TERM_SHARE = 0.25;
+/** Knowledge bases with fewer chunks keep every term: scoring them all is cheap, and in a handful of
+ *  notes a word in a quarter of them can still be the one that matters. */
+export const COMMON_TERMS_FROM = 10_000;
+
+/** The FTS5 MATCH expression for these terms, or null when there are none. */
+export function matchExpression(terms: string[]): string | null {
   if (terms.length === 0) return null;
   return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
+}
+
+/**
+ * The query's terms, without those in more than COMMON_TERM_SHARE of the chunks of a knowledge base
+ * of at least `from` chunks (default COMMON_TERMS_FROM); all of them when every term is that common.
+ */
+export function distinctiveTerms(db: Database.Database, query: string, from = COMMON_TERMS_FROM): string[] {
+  const terms = queryTerms(query);
+  if (terms.length < 2) return terms;
+  const chunks = db.prepare(`SELECT count(*) FROM chunks`).pluck().get() as number;
+  if (chunks < from) return terms;
+  const frequency = db.prepare(`SELECT doc FROM chunks_vocab WHERE term = ?`).pluck();
+  const kept = terms.filter((t) => ((frequency.get(t) as number | undefined) ?? 0) <= chunks * COMMON_TERM_SHARE);
+  return kept.length > 0 ? kept : terms;
 }
 
 /**
@@ -22,8 +43,9 @@ export function matchExpression(query: string): string | null {
  * An empty scope returns nothing without touching the index.
  */
 export function keywordSearch(db: Database.Database, query: string, limit: number, pageIds: number[] | null): StageHit[] {
-  const match = matchExpression(query);
-  if (!match || (pageIds && pageIds.length === 0)) return [];
+  if (pageIds && pageIds.length === 0) return [];
+  const match = matchExpression(distinctiveTerms(db, query));
+  if (!match) return [];
   const { body, title, path } = KEYWORD_WEIGHTS;
   const scoped = pageIds ? `AND rowid IN (SELECT id FROM chunks WHERE page_id IN (SELECT value FROM json_each(?)))` : '';
   const sql = `SELECT rowid AS chunkId, -bm25(chunks_fts, ${body}, ${title}, ${path}) AS score

@@ -1,6 +1,7 @@
 /** A modal confirmation (native `<dialog>`: focus stays inside, Esc cancels; it may open over another dialog). */
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DialogShell } from './DialogShell';
 
 /** Props of {@link ConfirmDialog}. */
 export interface ConfirmDialogProps {
@@ -17,23 +18,9 @@ export interface ConfirmDialogProps {
 /** Ask before doing something that cannot be undone. Rendered only while it is open. */
 export function ConfirmDialog({ title, children, confirmLabel, danger = true, onConfirm, onCancel }: ConfirmDialogProps) {
   const { t } = useTranslation();
-  const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
-  }, []);
   return (
-    <dialog
-      ref={ref}
-      className="dialog"
-      aria-labelledby={titleId}
-      onCancel={(e) => {
-        e.preventDefault();
-        onCancel();
-      }}
-    >
+    <DialogShell titleId={titleId} className="dialog" onCancel={onCancel}>
       <h2 id={titleId}>{title}</h2>
       <div className="dialog-body">{children}</div>
       <div className="dialog-actions">
@@ -44,6 +31,6 @@ export function ConfirmDialog({ title, children, confirmLabel, danger = true, on
           {confirmLabel}
         </button>
       </div>
-    </dialog>
+    </DialogShell>
   );
 }

@@ -1,6 +1,7 @@
 /** A modal window with a title and a close button (native `<dialog>`: focus stays inside, Esc closes). */
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DialogShell } from './DialogShell';
 import { Icon } from './Icon';
 
 /** Props of {@link Modal}. */
@@ -15,23 +16,9 @@ export interface ModalProps {
 /** A modal dialog, open while rendered. */
 export function Modal({ title, children, className, onClose }: ModalProps) {
   const { t } = useTranslation();
-  const ref = useRef<HTMLDialogElement>(null);
   const titleId = useId();
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
-  }, []);
   return (
-    <dialog
-      ref={ref}
-      className={className ? `dialog modal ${className}` : 'dialog modal'}
-      aria-labelledby={titleId}
-      onCancel={(e) => {
-        e.preventDefault();
-        onClose();
-      }}
-    >
+    <DialogShell titleId={titleId} className={className ? `dialog modal ${className}` : 'dialog modal'} onCancel={onClose}>
       <header className="modal-header">
         <h2 id={titleId}>{title}</h2>
         <button type="button" className="icon-button" aria-label={t('common.close')} title={t('common.close')} onClick={onClose}>
@@ -39,6 +26,6 @@ export function Modal({ title, children, className, onClose }: ModalProps) {
         </button>
       </header>
       {children}
-    </dialog>
+    </DialogShell>
   );
 }

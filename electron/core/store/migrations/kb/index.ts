@@ -3,5 +3,6 @@ import type { Migration } from '../../migrate';
 import { m001 } from './001-initial';
 import { m002 } from './002-pages';
 import { m003 } from './003-contentless-fts';
+import { m004 } from './004-keyword-vocabulary';
 
-export const kbMigrations: readonly Migration[] = [m001, m002, m003];
+export const kbMigrations: readonly Migration[] = [m001, m002, m003, m004];

@@ -39,3 +39,13 @@ describe('003: contentless keyword index', () => {
     db.close();
   });
 });
+
+describe('004: keyword vocabulary', () => {
+  it('counts the chunks that contain each term', () => {
+    const db = new Database(path.join(tempDir(), 'kb.sqlite'));
+    migrate(db, kbMigrations, 'kb', 4);
+    db.exec(`INSERT INTO chunks_fts (rowid, tokens, title, path) VALUES (1, 'a b', '', ''), (2, 'a c', '', '')`);
+    expect(db.prepare(`SELECT term, doc FROM chunks_vocab ORDER BY term`).raw().all()).toEqual([['a', 2], ['b', 1], ['c', 1]]);
+    db.close();
+  });
+});

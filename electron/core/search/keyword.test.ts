@@ -1,0 +1,56 @@
+/**
+ * Which query terms the keyword stage searches for, on a real knowledge-base file: very common
+ * terms are left out of large knowledge bases only, and never all of a query's terms.
+ */
+import path from 'node:path';
+import type Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { writePage, type PreparedPage } from '../ingest/page-store';
+import { kbMigrations } from '../store/migrations/kb';
+import { openDatabase } from '../store/open';
+import { tempDir } from '../testing/temp';
+import { toIndexText } from '../text/tokenize';
+import { distinctiveTerms, keywordSearch } from './keyword';
+
+const open: Database.Database[] = [];
+afterEach(() => open.splice(0).forEach((db) => db.close()));
+
+/** A knowledge base of one-chunk pages with these texts. */
+function kbOf(texts: string[]): Database.Database {
+  const db = openDatabase(path.join(tempDir(), 'kb.sqlite'), kbMigrations, 'test kb', { vectors: true });
+  open.push(db);
+  texts.forEach((text, n) => {
+    const page: PreparedPage = {
+      folder: '/n', relPath: `${n}.md`, size: text.length, mtimeMs: 1, sha256: `s${n}`, path: `wiki/${n}.md`, title: `note ${n}`,
+      doc: { kind: 'text', text, title: null, metadata: {}, headings: [], pages: null, language: null, encoding: 'utf-8' },
+      titleTokens: '', pathTokens: '',
+      sections: [{ index: 0, start: 0, end: text.length, headingPath: [] }],
+      chunks: [{ index: 0, sectionIndex: 0, start: 0, end: text.length, hash: `h${n}`, tokens: toIndexText(text) }],
+    };
+    writePage(db, page);
+  });
+  return db;
+}
+
+// "gateway" is in 3 of 8 notes (37 %), "timeout" in 1.
+const NOTES = ['the gateway resets idle links', 'gateway logs', 'gateway health', 'a timeout of ten seconds', 'alpha', 'beta', 'gamma', 'delta'];
+
+describe('distinctiveTerms', () => {
+  it('keeps every term of a small knowledge base', () => {
+    const db = kbOf(NOTES);
+    expect(distinctiveTerms(db, 'gateway timeout')).toEqual(['gatewai', 'timeout']);
+    expect(keywordSearch(db, 'gateway timeout', 10, null)).toHaveLength(4);
+  });
+
+  it('leaves out a term in more than a quarter of the chunks of a large one, while rarer terms remain', () => {
+    const db = kbOf(NOTES);
+    expect(distinctiveTerms(db, 'gateway timeout', 0)).toEqual(['timeout']);
+    expect(distinctiveTerms(db, 'E_TIMEOUT gateway', 0)).toEqual(['e_timeout', 'e', 'timeout']);
+  });
+
+  it('keeps the terms when all of them are that common', () => {
+    const db = kbOf(NOTES);
+    expect(distinctiveTerms(db, 'gateway', 0)).toEqual(['gatewai']);
+    expect(distinctiveTerms(db, 'gateway gateways', 0)).toEqual(['gatewai']);
+  });
+});
