@@ -1,8 +1,9 @@
 /**
  * Where keyword-only ingest time goes, measured outside the engine with its own exported parts, all
  * on this thread: the folder scan; preparing a file (read, sha256, parse, sections + chunks,
- * tokenize) — the worker's job; copying the result between threads (structuredClone, an upper
- * bound of postMessage); and writing each page in its own transaction — the main thread's job.
+ * tokenize); copying a prepared page (structuredClone — for scale only: the engine's workers write
+ * what they prepare and send back one word per file); and writing each page in its own
+ * transaction (the engine writes batches of up to 24 files per transaction).
  * Run by `tsx bench/ingest.ts --phases`.
  */
 import { createHash } from 'node:crypto';
@@ -86,16 +87,16 @@ export async function timePhases(corpus: CorpusInfo, work: string): Promise<void
 
 function printParts(t: PartTimes): void {
   const s = (ms: number) => ms / 1000;
-  console.log('  worker side (one thread; the engine runs it in one worker):');
-  // Sequential awaits: this is I/O latency, mostly hidden in the engine, which reads 8 files at once.
+  console.log('  preparing (the engine runs it in its ingest workers, one per core):');
+  // Sequential reads: I/O latency, partly hidden in the engine, where another worker computes meanwhile.
   figure('  read files (latency, one at a time)', s(t.read), 's', undefined, 2);
   figure('  sha256', s(t.sha256), 's', undefined, 2);
   figure('  parse (decode + Markdown)', s(t.parse), 's', undefined, 2);
   figure('  sections + chunks', s(t.chunk), 's', undefined, 2);
   figure('  tokenize (toIndexText)', s(t.tokenize), 's', undefined, 2);
   figure('  prepareFile as a whole', s(t.prepareWhole), 's', undefined, 2);
-  console.log('  main-thread side:');
-  figure('  copy between threads (structuredClone)', s(t.clone), 's', undefined, 2);
+  console.log('  writing (in the engine: the same workers, taking turns):');
+  figure('  copy of the prepared pages (structuredClone)', s(t.clone), 's', undefined, 2);
   const write = t.write.reduce((a, b) => a + b, 0);
   figure('  writePage, all files', s(write), 's', undefined, 2);
   note('  writePage per file p50 / p99 / max', `${fmt(percentile(t.write, 50), 2)} / ${fmt(percentile(t.write, 99), 2)} / ${fmt(Math.max(...t.write), 2)} ms`);
