@@ -6,7 +6,7 @@
  * exactly when the previous batch commits, instead of SQLite's sleep-and-retry.
  */
 import type Database from 'better-sqlite3';
-import { documentAt, removeDocument, touchDocument, writePage, writeProblem } from './page-store';
+import { cached, documentAt, removeDocument, touchDocument, writePage, writeProblem } from './page-store';
 import { prepareFile, type FileJob, type FileOutcome } from './prepare';
 
 /** What became of one file of a batch, for the run's counters. */
@@ -56,9 +56,9 @@ function applyOrFail(db: Database.Database, job: FileJob, outcome: FileOutcome):
 
 /** True when another file's page has this job's address. */
 function addressTaken(db: Database.Database, job: FileJob): boolean {
-  const owner = db
-    .prepare(`SELECT d.folder, d.rel_path AS relPath FROM pages p JOIN documents d ON d.id = p.document_id WHERE p.path = ?`)
-    .get(job.pagePath) as { folder: string; relPath: string } | undefined;
+  const owner = cached(db, `SELECT d.folder, d.rel_path AS relPath FROM pages p JOIN documents d ON d.id = p.document_id WHERE p.path = ?`).get(job.pagePath) as
+    | { folder: string; relPath: string }
+    | undefined;
   return owner !== undefined && (owner.folder !== job.folder || owner.relPath !== job.relPath);
 }
 

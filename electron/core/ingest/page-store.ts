@@ -22,7 +22,7 @@ function atomically(db: Database.Database, body: () => void): void {
 const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
 
 /** `db.prepare(sql)`, compiled once per connection: an ingest writes the same few statements 100k times. */
-function cached(db: Database.Database, sql: string): Database.Statement {
+export function cached(db: Database.Database, sql: string): Database.Statement {
   let byText = statements.get(db);
   if (!byText) statements.set(db, (byText = new Map()));
   let statement = byText.get(sql);
