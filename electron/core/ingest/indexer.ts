@@ -51,15 +51,15 @@ export class Indexer {
     private readonly embedder: () => Promise<Embedder | string>,
     options: IndexerOptions = {},
   ) {
+    this.workerCount = options.workers ?? Math.min(4, Math.max(1, os.availableParallelism?.() ?? os.cpus().length));
     this.options = {
       maxFileBytes: options.maxFileBytes ?? 50 * 1024 * 1024,
       maxFileBytesNow: options.maxFileBytes === undefined ? options.maxFileBytesNow : undefined,
-      concurrency: options.concurrency ?? 4,
+      concurrency: options.concurrency ?? 2 * this.workerCount,
       batchFiles: options.batchFiles ?? 24,
       embedBatch: options.embedBatch ?? 32,
       progressIntervalMs: options.progressIntervalMs ?? 150,
     };
-    this.workerCount = options.workers ?? Math.min(4, Math.max(1, os.availableParallelism?.() ?? os.cpus().length));
   }
 
   /** The status of one knowledge base right now. */

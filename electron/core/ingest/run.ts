@@ -20,7 +20,8 @@ import { chunksToEmbed, setKeywordOnly, useModel, writeVectors } from './vectors
 export interface RunOptions {
   /** Files over this size are skipped as too large. Default 50 MB. */
   maxFileBytes: number;
-  /** Batches handed to the ingest workers at once (keeps every worker busy). Default 4 (1–64). */
+  /** Batches handed to the ingest workers at once. Default two per worker, so each has the next batch
+   *  queued when it finishes one (1–64). */
   concurrency: number;
   /** Files per batch (one transaction each). Default 24 (1–1,000); a batch also ends at 1 MB of files. */
   batchFiles: number;
@@ -120,7 +121,7 @@ function countUnchanged(c: RunCounters, known: StoredDocument): void {
 }
 
 /** Cut jobs into batches of at most `files` files and about `bytes` bytes. */
-export function batchesOf(jobs: FileJob[], files: number, bytes: number): FileJob[][] {
+function batchesOf(jobs: FileJob[], files: number, bytes: number): FileJob[][] {
   const out: FileJob[][] = [];
   let batch: FileJob[] = [];
   let size = 0;

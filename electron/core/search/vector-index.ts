@@ -14,6 +14,7 @@
  * second, too long to repeat during an ingest); until then the caller uses sqlite-vec's KNN.
  */
 import type Database from 'better-sqlite3';
+import { chunkCounts } from '../ingest/vectors';
 
 /** The in-memory vectors of a knowledge base. */
 export interface VectorIndex {
@@ -47,7 +48,7 @@ function queryBits(query: Float32Array, mean: Float32Array, words: number): Uint
 
 /** Read every stored vector of `dimension` components into a new index. */
 export function loadVectorIndex(db: Database.Database, dimension: number): VectorIndex {
-  const count = db.prepare(`SELECT count(*) FROM chunks WHERE embedded = 1`).pluck().get() as number;
+  const count = chunkCounts(db).embedded;
   let ids = new Int32Array(count);
   let codes = new Int8Array(count * dimension);
   let scales = new Float32Array(count);
@@ -110,8 +111,8 @@ function centredBits(codes: Int8Array, at: number, threshold: Float32Array, bits
   }
 }
 
-/** A float vector BLOB as floats (a view when 4-aligned, else a copy). */
-function toFloats(blob: Buffer): Float32Array {
+/** A float vector BLOB as floats: a view when 4-aligned (no copy on the hot path), else a copy. */
+export function toFloats(blob: Buffer): Float32Array {
   if (blob.byteOffset % 4 === 0) return new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4);
   return new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
 }

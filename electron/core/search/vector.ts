@@ -9,7 +9,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { StageHit } from './fusion';
-import { allEntries, bestByCodes, currentVectorIndex, nearestByBits, type IndexBuild } from './vector-index';
+import { allEntries, bestByCodes, currentVectorIndex, nearestByBits, toFloats, type IndexBuild } from './vector-index';
 
 /** Tunables of the vector stage. */
 export interface VectorOptions {
@@ -38,13 +38,6 @@ export function cosineDistance(a: Float32Array, b: Float32Array): number {
   return 1 - dot;
 }
 
-/** A float vector stored as a BLOB. */
-export function toVector(blob: Buffer): Float32Array {
-  // A view when the bytes are 4-aligned (no copy on the hot path), a copy otherwise.
-  if (blob.byteOffset % 4 === 0) return new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4);
-  return new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
-}
-
 /** The stored vectors of these chunks (those that have one). */
 export function vectorsOf(db: Database.Database, chunkIds: number[]): Map<number, Float32Array> {
   const out = new Map<number, Float32Array>();
@@ -52,7 +45,7 @@ export function vectorsOf(db: Database.Database, chunkIds: number[]): Map<number
   const get = db.prepare(`SELECT vector FROM chunk_vectors WHERE chunk_id = ?`).pluck();
   for (const id of chunkIds) {
     const blob = get.get(id) as Buffer | undefined;
-    if (blob) out.set(id, toVector(blob));
+    if (blob) out.set(id, toFloats(blob));
   }
   return out;
 }
@@ -60,7 +53,7 @@ export function vectorsOf(db: Database.Database, chunkIds: number[]): Map<number
 function rankExactly(query: Float32Array, rows: Iterable<{ id: number; vector: Buffer }>, limit: number): StageHit[] {
   const scored: StageHit[] = [];
   for (const row of rows) {
-    const vector = toVector(row.vector);
+    const vector = toFloats(row.vector);
     // A stored vector of another length would score NaN and rank at random instead of failing.
     if (vector.length !== query.length) throw new Error(`the stored vector of chunk ${row.id} has ${vector.length} dimensions, the query ${query.length}; re-index the knowledge base`);
     scored.push({ chunkId: row.id, score: cosineDistance(query, vector) });

@@ -3,7 +3,7 @@ import type { Migration } from '../../migrate';
 /**
  * The keyword index becomes a contentless FTS5 table (`content = ''`, `contentless_delete = 1`):
  * chunks no longer store a second copy of their token string just so FTS5 can read it back on
- * delete. Writing an ingest's chunks costs about half as much, and the file is ~20 % smaller.
+ * delete. A chunk row costs about half as much to write, and the file is ~20 % smaller.
  * Existing rows are moved over from the old table's content view. Also adds the index SQLite needs
  * to delete a page's sections without scanning every chunk (the chunks → sections foreign key).
  */
