@@ -5,6 +5,7 @@ import { client } from '../client';
 import { copyText } from '../lib/export';
 import { ExportDialog } from './ExportDialog';
 import { Icon } from './Icon';
+import { Problem } from './Problem';
 
 /** How long "Copied" shows after copying, in ms. */
 const COPIED_MS = 2000;
@@ -52,11 +53,7 @@ export function AnswerActions({ conversationId, messageId }: AnswerActionsProps)
       <span role="status" className="answer-actions-status">
         {copied ? t('export.copied') : ''}
       </span>
-      {problem && (
-        <p role="alert" className="field-error">
-          {problem}
-        </p>
-      )}
+      <Problem message={problem} />
       {exporting && <ExportDialog conversationId={conversationId} messageId={messageId} onClose={() => setExporting(false)} />}
     </div>
   );

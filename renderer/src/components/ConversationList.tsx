@@ -7,6 +7,7 @@ import { useChat } from '../state/chat';
 import { ConfirmDialog } from './ConfirmDialog';
 import { ExportDialog } from './ExportDialog';
 import { Icon } from './Icon';
+import { Problem } from './Problem';
 
 const NONE: never[] = [];
 
@@ -28,11 +29,7 @@ export function ConversationList({ kbId }: { kbId: string }) {
           <Icon name="plus" />
         </button>
       </div>
-      {problem && (
-        <p role="alert" className="field-error">
-          {problem}
-        </p>
-      )}
+      <Problem message={problem} />
       {conversations.length === 0 ? (
         <p className="muted column-empty">{t('conversations.none')}</p>
       ) : (
@@ -130,11 +127,7 @@ function RenameConversation({ kbId, conversation, onDone }: { kbId: string; conv
           {t('common.cancel')}
         </button>
       </div>
-      {problem && (
-        <p role="alert" className="field-error">
-          {problem}
-        </p>
-      )}
+      <Problem message={problem} />
     </form>
   );
 }

@@ -11,6 +11,7 @@ import { canPickFolders, client } from '../client';
 import { downloadFile, lastExportFolder, printHtml, rememberExportFolder } from '../lib/export';
 import { pathProblem } from '../lib/paths';
 import { Modal } from './Modal';
+import { Problem } from './Problem';
 
 /** Props of {@link ExportDialog}. */
 export interface ExportDialogProps {
@@ -85,11 +86,7 @@ export function ExportDialog({ conversationId, messageId, onClose }: ExportDialo
         )}
         {destination === 'folder' && <FolderField folder={folder} onChange={setFolder} onProblem={(problem) => setOutcome({ saved: null, problem })} />}
         {destination === 'download' && format === 'pdf' && <p className="muted field-help">{t('export.printHint')}</p>}
-        {outcome.problem && (
-          <p role="alert" className="field-error">
-            {outcome.problem}
-          </p>
-        )}
+        <Problem message={outcome.problem} />
         {outcome.saved && (
           <p role="status" className="export-saved">
             {t('export.saved', { path: outcome.saved })}

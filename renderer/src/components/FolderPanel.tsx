@@ -12,6 +12,7 @@ import { useUi } from '../state/ui';
 import { ConfirmDialog } from './ConfirmDialog';
 import { ExcludeEditor } from './ExcludeEditor';
 import { Icon } from './Icon';
+import { Problem } from './Problem';
 
 const NO_FOLDERS: never[] = [];
 
@@ -34,11 +35,7 @@ export function FolderPanel({ kb }: { kb: KnowledgeBase }) {
           ))}
         </ul>
       )}
-      {problem && (
-        <p role="alert" className="field-error">
-          {problem}
-        </p>
-      )}
+      <Problem message={problem} />
       <AddFolderForm kb={kb} />
       {removing && (
         <ConfirmDialog

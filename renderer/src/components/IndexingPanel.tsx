@@ -6,6 +6,7 @@ import type { IngestStatus, KnowledgeBase } from '../../../shared/models';
 import { useFormats } from '../i18n';
 import { isIndexing, progressOf, useIngest } from '../state/ingest';
 import { Icon } from './Icon';
+import { Problem } from './Problem';
 
 /** What a run's state is called in the UI's language. */
 export function stateLabel(state: IngestStatus['state'], t: TFunction): string {
@@ -35,11 +36,7 @@ export function IndexingPanel({ kb }: { kb: KnowledgeBase }) {
           <Icon name="refresh" /> {t('indexing.reindexNow')}
         </button>
       </div>
-      {problem && (
-        <p role="alert" className="field-error">
-          {problem}
-        </p>
-      )}
+      <Problem message={problem} />
       {!status ? (
         <p className="muted">{t('common.loading')}</p>
       ) : kb.folderCount === 0 && status.state === 'idle' ? (
@@ -85,11 +82,7 @@ function StatusDetails({ status }: { status: IngestStatus }) {
           <span className="muted">{t('indexing.model')}</span> <code>{status.embeddingModel}</code>
         </p>
       )}
-      {status.error && (
-        <p role="alert" className="field-error">
-          {status.error}
-        </p>
-      )}
+      <Problem message={status.error} />
       {failed.length > 0 && (
         <div className="problems">
           <h3 id="failed-heading">{t('indexing.failedFiles')}</h3>

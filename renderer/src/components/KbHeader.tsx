@@ -6,6 +6,7 @@ import { useKbs } from '../state/kbs';
 import { useUi, type Screen } from '../state/ui';
 import { ConfirmDialog } from './ConfirmDialog';
 import { Icon } from './Icon';
+import { Problem } from './Problem';
 
 const SCREENS = [
   { id: 'chat', label: 'kb.tabChat' },
@@ -38,11 +39,7 @@ export function KbHeader({ kb }: { kb: KnowledgeBase }) {
         )}
       </div>
       <Tabs />
-      {problem && (
-        <p role="alert" className="field-error">
-          {problem}
-        </p>
-      )}
+      <Problem message={problem} />
       {deleting && (
         <ConfirmDialog
           title={t('kb.deleteTitle', { name: kb.name })}

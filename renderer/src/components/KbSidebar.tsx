@@ -5,6 +5,7 @@ import { isIndexing, useIngest } from '../state/ingest';
 import { useKbs } from '../state/kbs';
 import { useUi } from '../state/ui';
 import { Icon } from './Icon';
+import { Problem } from './Problem';
 
 /** The list of knowledge bases (select one to work in it), "New knowledge base", and the settings button. */
 export function KbSidebar() {
@@ -74,11 +75,7 @@ function CreateKbForm() {
         />
         <button type="submit">{t('sidebar.create')}</button>
       </div>
-      {problem && (
-        <p id="new-kb-error" role="alert" className="field-error">
-          {problem}
-        </p>
-      )}
+      <Problem id="new-kb-error" message={problem} />
     </form>
   );
 }

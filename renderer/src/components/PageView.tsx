@@ -10,6 +10,7 @@ import { client } from '../client';
 import { pageSegments } from '../lib/page-segments';
 import type { PageTarget } from '../state/pages';
 import { Icon } from './Icon';
+import { Problem } from './Problem';
 
 /** Props of {@link PageView}. */
 export interface PageViewProps {
@@ -56,11 +57,7 @@ export function PageView({ target, onClose }: PageViewProps) {
           </button>
         )}
       </header>
-      {problem && (
-        <p role="alert" className="field-error">
-          {problem}
-        </p>
-      )}
+      <Problem message={problem} />
       {!shown && !problem && <p className="muted page-loading">{t('pages.loadingPage')}</p>}
       {shown && <PageText page={shown} target={target} />}
     </article>

@@ -11,6 +11,7 @@ import { EmbeddingSettings } from './EmbeddingSettings';
 import { Modal } from './Modal';
 import { OllamaSettings } from './OllamaSettings';
 import { NumberSetting, SelectSetting } from './SettingFields';
+import { Problem } from './Problem';
 
 /** The settings, in a modal dialog. */
 export function SettingsDialog() {
@@ -22,11 +23,7 @@ export function SettingsDialog() {
   return (
     <Modal title={t('settings.title')} className="settings-dialog" onClose={close}>
       <div className="settings-body">
-        {error && (
-          <p role="alert" className="field-error">
-            {error}
-          </p>
-        )}
+        <Problem message={error} />
         {!settings ? !error && <p className="muted">{t('common.loading')}</p> : <SettingsForm settings={settings} />}
       </div>
     </Modal>
