@@ -12,31 +12,46 @@ export type CutKind = 'paragraph' | 'sentence' | 'line' | 'clause' | 'space';
 
 const RANK: Record<CutKind, number> = { paragraph: 0, sentence: 1, line: 2, clause: 3, space: 4 };
 
+// What each BMP code unit is to the cut rules, as bit flags in one table: the chunker tests every
+// position of its windows, and one array read per test costs a fifth of four Set lookups.
+const CLOSER = 1;
+const CJK_END = 2;
+const ASCII_END = 4;
+const CJK_CLAUSE = 8;
+const WHITESPACE = 16;
+const UNIT_KIND = new Uint8Array(0x10000);
+function mark(flag: number, codes: number[]): void {
+  for (const code of codes) UNIT_KIND[code]! |= flag;
+}
 // Closing punctuation that may follow a sentence end and belongs to the sentence: `."`, `。」`, `!)`.
-const CLOSERS = new Set([0x22, 0x27, 0x29, 0x5d, 0x201d, 0x2019, 0xff09, 0x300d, 0x300f, 0x3011, 0xff3d]);
+mark(CLOSER, [0x22, 0x27, 0x29, 0x5d, 0x201d, 0x2019, 0xff09, 0x300d, 0x300f, 0x3011, 0xff3d]);
 // Ends that need no following space: 。！？；． and the half-width ｡ (CJK text has no spaces).
-const CJK_ENDS = new Set([0x3002, 0xff01, 0xff1f, 0xff1b, 0xff0e, 0xff61]);
+mark(CJK_END, [0x3002, 0xff01, 0xff1f, 0xff1b, 0xff0e, 0xff61]);
 // Ends that need whitespace (or the end of the text) after them, so `3.14` and `a;b` are not cuts.
-const ASCII_ENDS = new Set([0x2e, 0x21, 0x3f, 0x3b]);
+mark(ASCII_END, [0x2e, 0x21, 0x3f, 0x3b]);
 // CJK clause marks: ，、：
-const CJK_CLAUSES = new Set([0xff0c, 0x3001, 0xff1a]);
+mark(CJK_CLAUSE, [0xff0c, 0x3001, 0xff1a]);
+// The characters JavaScript's `\s` matches.
+mark(WHITESPACE, [0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff]);
+for (let code = 0x2000; code <= 0x200a; code++) mark(WHITESPACE, [code]);
+
+/** The flags of the code unit at `p` (0 past either end of the text). */
+function kindAt(text: string, p: number): number {
+  const code = text.charCodeAt(p);
+  return code === code ? UNIT_KIND[code]! : 0;
+}
 
 /** True for the characters JavaScript's `\s` matches. */
 export function isWhitespace(code: number): boolean {
-  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
-  if (code < 0xa0) return false;
-  return (
-    code === 0xa0 || code === 0x1680 || (code >= 0x2000 && code <= 0x200a) || code === 0x2028 ||
-    code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000 || code === 0xfeff
-  );
+  return (UNIT_KIND[code]! & WHITESPACE) !== 0;
 }
 
 function isSentenceEnd(text: string, p: number): boolean {
   let q = p - 1;
-  if (CLOSERS.has(text.charCodeAt(q)) && q > 0) q--;
-  const c = text.charCodeAt(q);
-  if (CJK_ENDS.has(c)) return true;
-  return ASCII_ENDS.has(c) && (p === text.length || isWhitespace(text.charCodeAt(p)));
+  if (kindAt(text, q) & CLOSER && q > 0) q--;
+  const kind = kindAt(text, q);
+  if (kind & CJK_END) return true;
+  return (kind & ASCII_END) !== 0 && (p === text.length || (kindAt(text, p) & WHITESPACE) !== 0);
 }
 
 /**
@@ -47,9 +62,11 @@ export function boundaryAt(text: string, p: number): CutKind | null {
   if (p <= 0 || p > text.length) return null;
   const before = text.charCodeAt(p - 1);
   if (before === 0x0a) return p >= 2 && text.charCodeAt(p - 2) === 0x0a ? 'paragraph' : 'line';
+  const kind = UNIT_KIND[before]!;
+  if (kind === 0) return null;
   if (isSentenceEnd(text, p)) return 'sentence';
-  if (CJK_CLAUSES.has(before)) return 'clause';
-  if (isWhitespace(before)) return 'space';
+  if (kind & CJK_CLAUSE) return 'clause';
+  if (kind & WHITESPACE) return 'space';
   return null;
 }
 
