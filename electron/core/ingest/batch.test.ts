@@ -8,6 +8,7 @@ import type Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { kbMigrations } from '../store/migrations/kb';
 import { openDatabase } from '../store/open';
+import { toIndexText } from '../text/tokenize';
 import { tempDir } from '../testing/temp';
 import { indexBatch, newWriteLock } from './batch';
 import { pagePathOf, type FileJob } from './prepare';
@@ -42,4 +43,24 @@ describe('indexBatch', () => {
     db.exec(`DROP TRIGGER fail_b`);
     expect(await indexBatch(db, ['a.md', 'b.md', 'c.md'].map(jobs))).toEqual(['indexed', 'indexed', 'indexed']);
   });
+
+  it('writes the keyword rows of a whole batch as one index segment', async () => {
+    // Several chunks per file: rows written between other inserts would each become a segment.
+    const note = (n: number) => `# Note ${n}\n\n` + Array.from({ length: 40 }, (_, i) => `Sentence ${i} of note ${n} about gateway retries.`).join(' ');
+    const names = Array.from({ length: 6 }, (_, n) => `n${n}.md`);
+    const { db, jobs } = setup(Object.fromEntries(names.map((name, n) => [name, note(n)])));
+    expect(await indexBatch(db, names.map(jobs))).toEqual(names.map(() => 'indexed'));
+    expect(db.prepare(`SELECT count(*) FROM chunks`).pluck().get()).toBeGreaterThan(12);
+    expect(segmentCount(db)).toBe(1);
+    const gateway = toIndexText('gateway'); // as stemmed for the index
+    expect(db.prepare(`SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?`).pluck().get(gateway)).toBe(db.prepare(`SELECT count(*) FROM chunks`).pluck().get());
+  });
 });
+
+/**
+ * Segments of the keyword index. FTS5 numbers its data rows (segment id << 37) + page; the averages
+ * and structure records have segment 0, and tombstone pages ids of 2^16 and up.
+ */
+function segmentCount(db: Database.Database): number {
+  return db.prepare(`SELECT count(DISTINCT id >> 37) FROM chunks_fts_data WHERE id >> 37 BETWEEN 1 AND 65535`).pluck().get() as number;
+}

@@ -6,7 +6,7 @@
  * exactly when the previous batch commits, instead of SQLite's sleep-and-retry.
  */
 import type Database from 'better-sqlite3';
-import { cached, documentAt, removeDocument, touchDocument, writePage, writeProblem } from './page-store';
+import { cached, documentAt, removeDocument, touchDocument, writeKeywordRows, writePage, writeProblem, type KeywordRow } from './page-store';
 import { prepareFile, type FileJob, type FileOutcome } from './prepare';
 
 /** What became of one file of a batch, for the run's counters. */
@@ -36,7 +36,22 @@ function withLock<T>(lock: SharedArrayBuffer | null, fn: () => T): T {
 export async function indexBatch(db: Database.Database, jobs: FileJob[], lock: SharedArrayBuffer | null = null): Promise<FileResult[]> {
   const outcomes: FileOutcome[] = [];
   for (const job of jobs) outcomes.push(await prepareFile(job));
-  return withLock(lock, () => db.transaction(() => jobs.map((job, i) => applyOrFail(db, job, outcomes[i]!))).immediate());
+  return withLock(lock, () => writeBatch(db, jobs, outcomes));
+}
+
+/**
+ * Write prepared outcomes (one per job) in one transaction. The keyword rows of every page are held
+ * back and written last, so the whole batch makes one keyword-index segment (see page-store.ts).
+ */
+export function writeBatch(db: Database.Database, jobs: FileJob[], outcomes: FileOutcome[]): FileResult[] {
+  return db
+    .transaction(() => {
+      const keywordRows: KeywordRow[] = [];
+      const results = jobs.map((job, i) => applyOrFail(db, job, outcomes[i]!, keywordRows));
+      writeKeywordRows(db, keywordRows);
+      return results;
+    })
+    .immediate();
 }
 
 /**
@@ -45,13 +60,13 @@ export async function indexBatch(db: Database.Database, jobs: FileJob[], lock: S
  * retries it until the clash is gone. Checked before writing: inside the batch's transaction there
  * is no savepoint per file to roll back to.
  */
-function applyOrFail(db: Database.Database, job: FileJob, outcome: FileOutcome): FileResult {
+function applyOrFail(db: Database.Database, job: FileJob, outcome: FileOutcome, keywordRows: KeywordRow[]): FileResult {
   if (outcome.kind === 'page' && addressTaken(db, job)) {
     const reason = `its page address ${job.pagePath} is already used by another file; rename one of them`;
     writeProblem(db, { folder: job.folder, relPath: job.relPath, size: 0, mtimeMs: 0, sha256: null, status: 'failed', reason });
     return 'failed';
   }
-  return apply(db, job, outcome);
+  return apply(db, job, outcome, keywordRows);
 }
 
 /** True when another file's page has this job's address. */
@@ -62,10 +77,10 @@ function addressTaken(db: Database.Database, job: FileJob): boolean {
   return owner !== undefined && (owner.folder !== job.folder || owner.relPath !== job.relPath);
 }
 
-function apply(db: Database.Database, job: FileJob, outcome: FileOutcome): FileResult {
+function apply(db: Database.Database, job: FileJob, outcome: FileOutcome, keywordRows: KeywordRow[]): FileResult {
   switch (outcome.kind) {
     case 'page':
-      writePage(db, outcome.page);
+      writePage(db, outcome.page, keywordRows);
       return 'indexed';
     case 'problem':
       writeProblem(db, outcome.problem);

@@ -220,7 +220,8 @@ describe('an interrupted run', () => {
     const root = tempDir();
     const dataDir = tempDir();
     writeCorpus(root, { small: 120, large: 0, seed: 6 });
-    const first = core(dataDir, { indexer: { concurrency: 2, progressIntervalMs: 0 } });
+    // Batches of 10 files, so the run is stopped with most batches not yet handed out.
+    const first = core(dataDir, { indexer: { concurrency: 2, batchFiles: 10, progressIntervalMs: 0 } });
     const kb = await makeKb(first, 'Interrupted', [root]);
     await interrupt(first, kb, (s) => s.state === 'indexing' && s.filesDone >= 30);
 

@@ -56,7 +56,7 @@ export class Indexer {
       maxFileBytes: options.maxFileBytes ?? 50 * 1024 * 1024,
       maxFileBytesNow: options.maxFileBytes === undefined ? options.maxFileBytesNow : undefined,
       concurrency: options.concurrency ?? 2 * this.workerCount,
-      batchFiles: options.batchFiles ?? 24,
+      batchFiles: options.batchFiles ?? 128,
       embedBatch: options.embedBatch ?? 32,
       progressIntervalMs: options.progressIntervalMs ?? 150,
     };

@@ -23,7 +23,8 @@ export interface RunOptions {
   /** Batches handed to the ingest workers at once. Default two per worker, so each has the next batch
    *  queued when it finishes one (1–64). */
   concurrency: number;
-  /** Files per batch (one transaction each). Default 24 (1–1,000); a batch also ends at 1 MB of files. */
+  /** Files per batch (one transaction each). Default 128 (1–1,000); a batch also ends at 4 MB of files,
+   *  and a run of few files is cut into smaller batches so that every lane gets one. */
   batchFiles: number;
   /** Chunks per embedding call. Default 32 (1–256). */
   embedBatch: number;
@@ -120,8 +121,12 @@ function countUnchanged(c: RunCounters, known: StoredDocument): void {
   if (known.status === 'skipped') c.filesSkipped++;
 }
 
-/** Cut jobs into batches of at most `files` files and about `bytes` bytes. */
-function batchesOf(jobs: FileJob[], files: number, bytes: number): FileJob[][] {
+/**
+ * Cut jobs into batches of at most `files` files and about `bytes` bytes, and at most an even share
+ * of the jobs per lane, so a small run still keeps every worker busy.
+ */
+function batchesOf(jobs: FileJob[], files: number, bytes: number, lanes: number): FileJob[][] {
+  files = Math.max(1, Math.min(files, Math.ceil(jobs.length / lanes)));
   const out: FileJob[][] = [];
   let batch: FileJob[] = [];
   let size = 0;
@@ -138,14 +143,17 @@ function batchesOf(jobs: FileJob[], files: number, bytes: number): FileJob[][] {
   return out;
 }
 
-const BATCH_BYTES = 1 << 20;
+// Big batches make few, large keyword-index segments (see page-store.ts and migration 005): 128
+// files per batch wrote 2,000 notes in 1.36 s, 24 files in 1.78 s. A batch's prepared pages are
+// held in memory until it is written, hence the byte bound.
+const BATCH_BYTES = 4 << 20;
 
 /** Hand the jobs to the ingest workers in batches, `concurrency` batches at a time, counting results. */
 async function indexAll(deps: RunDeps, jobs: FileJob[]): Promise<void> {
   const { counters: c } = deps;
   c.state = 'indexing';
   deps.progress(true);
-  const batches = batchesOf(jobs, deps.options.batchFiles, BATCH_BYTES);
+  const batches = batchesOf(jobs, deps.options.batchFiles, BATCH_BYTES, deps.options.concurrency);
   let next = 0;
   // A store failure (disk full, a broken file) ends the run: the other lanes stop at their next batch
   // instead of writing on after the run has been reported as failed.

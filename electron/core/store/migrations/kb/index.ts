@@ -4,5 +4,6 @@ import { m001 } from './001-initial';
 import { m002 } from './002-pages';
 import { m003 } from './003-contentless-fts';
 import { m004 } from './004-keyword-vocabulary';
+import { m005 } from './005-keyword-write-buffer';
 
-export const kbMigrations: readonly Migration[] = [m001, m002, m003, m004];
+export const kbMigrations: readonly Migration[] = [m001, m002, m003, m004, m005];

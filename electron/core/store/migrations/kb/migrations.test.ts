@@ -49,3 +49,27 @@ describe('004: keyword vocabulary', () => {
     db.close();
   });
 });
+
+describe('005: keyword index write buffer', () => {
+  // 150,000 distinct terms: several MiB of pending index, over FTS5's default 1 MiB buffer.
+  const bulkInsert = `
+    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 50000)
+    INSERT INTO chunks_fts (rowid, tokens, title, path) SELECT i, 'a' || i || ' b' || i || ' c' || i, '', '' FROM n`;
+  const segments = (db: Database.Database) =>
+    db.prepare(`SELECT count(DISTINCT id >> 37) FROM chunks_fts_data WHERE id >> 37 BETWEEN 1 AND 65535`).pluck().get();
+
+  it('writes one transaction of new terms as one segment where FTS5 alone would write several', () => {
+    const before = new Database(path.join(tempDir(), 'kb.sqlite'));
+    migrate(before, kbMigrations, 'kb', 4);
+    before.exec(bulkInsert);
+    expect(segments(before)).toBeGreaterThan(1);
+    before.close();
+
+    const db = new Database(path.join(tempDir(), 'kb.sqlite'));
+    migrate(db, kbMigrations, 'kb', 5);
+    expect(db.prepare(`SELECT v FROM chunks_fts_config WHERE k = 'hashsize'`).pluck().get()).toBe(16 * 1024 * 1024);
+    db.exec(bulkInsert);
+    expect(segments(db)).toBe(1);
+    db.close();
+  });
+});
