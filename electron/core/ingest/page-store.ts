@@ -5,11 +5,12 @@
  * one, never half of either.
  *
  * FTS5 writes its pending terms out as a new index segment at every savepoint — including the
- * statement savepoint SQLite opens for any insert that checks a foreign key. So nothing else is
- * written between keyword rows: a file's rows go in after all its chunks, and a batch holds them all
- * back to its end (`KeywordRows`). Written one per chunk, each row became a segment of its own, and
- * merging those segments was half the cost of a write (2,000 notes: 3.5 s → 1.85 s). For the same
- * reason no savepoint is opened per file inside a caller's transaction.
+ * statement savepoint SQLite opens inside a transaction for an insert that both checks foreign
+ * keys and has a RETURNING clause, as the chunk inserts do. So nothing is written between keyword
+ * rows: a file's rows go in after all its chunks, and a batch holds them all back to its end
+ * (`writeKeywordRows`). Written one per chunk, each row became a segment of its own, and merging
+ * those segments was half the cost of a write (2,000 notes: 3.5 s → 1.85 s). For the same reason
+ * no savepoint is opened per file inside a caller's transaction.
  */
 import type Database from 'better-sqlite3';
 import type { ParsedDocument } from './types';
