@@ -30,12 +30,21 @@ function withLock<T>(lock: SharedArrayBuffer | null, fn: () => T): T {
 }
 
 /**
- * Prepare and store `jobs`. Returns one result per job, in order. A store failure (disk full, a
- * broken database) throws and nothing of the batch is kept.
+ * Prepare and store `jobs`, telling `onFile` the page address of each file as its reading starts.
+ * Returns one result per job, in order. A store failure (disk full, a broken database) throws and
+ * nothing of the batch is kept.
  */
-export async function indexBatch(db: Database.Database, jobs: FileJob[], lock: SharedArrayBuffer | null = null): Promise<FileResult[]> {
+export async function indexBatch(
+  db: Database.Database,
+  jobs: FileJob[],
+  lock: SharedArrayBuffer | null = null,
+  onFile: (pagePath: string) => void = () => {},
+): Promise<FileResult[]> {
   const outcomes: FileOutcome[] = [];
-  for (const job of jobs) outcomes.push(await prepareFile(job));
+  for (const job of jobs) {
+    onFile(job.pagePath);
+    outcomes.push(await prepareFile(job));
+  }
   return withLock(lock, () => writeBatch(db, jobs, outcomes));
 }
 

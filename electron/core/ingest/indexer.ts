@@ -12,7 +12,7 @@ import { listFolders } from '../kb/folders';
 import { WorkerClient, spawnWorker } from '../workers/rpc';
 import type { Embedder } from '../embed/embedder';
 import { newWriteLock, type FileResult } from './batch';
-import type { IngestRequest } from './ingest-worker';
+import type { IngestNote, IngestRequest } from './ingest-worker';
 import type { FileJob } from './prepare';
 import { runFiles, runFull, type RunDeps, type RunOptions } from './run';
 import { idleCounters, snapshot, type RunCounters } from './status';
@@ -41,7 +41,7 @@ interface KbRun {
 export class Indexer {
   private readonly runs = new Map<string, KbRun>();
   private readonly abort = new AbortController();
-  private workers: WorkerClient<IngestRequest, FileResult[]>[] = [];
+  private workers: WorkerClient<IngestRequest, FileResult[], IngestNote>[] = [];
   private readonly writeLock = newWriteLock();
   private readonly workerCount: number;
   private readonly options: RunOptions & { progressIntervalMs: number; maxFileBytesNow?: () => number };
@@ -124,7 +124,7 @@ export class Indexer {
     if (!this.abort.signal.aborted) this.pool();
   }
 
-  private pool(): WorkerClient<IngestRequest, FileResult[]>[] {
+  private pool(): WorkerClient<IngestRequest, FileResult[], IngestNote>[] {
     while (this.workers.length < this.workerCount) {
       const n = this.workers.length + 1;
       this.workers.push(new WorkerClient(spawnWorker(() => new URL('./ingest-worker.ts', import.meta.url), 'ingest-worker.cjs'), `ingest worker ${n}`));
@@ -132,10 +132,10 @@ export class Indexer {
     return this.workers;
   }
 
-  /** Index a batch on the least busy worker. */
-  private indexBatch(dbFile: string, jobs: FileJob[]): Promise<FileResult[]> {
+  /** Index a batch on the least busy worker; `onFile` hears each file it starts reading. */
+  private indexBatch(dbFile: string, jobs: FileJob[], onFile: (pagePath: string) => void): Promise<FileResult[]> {
     const worker = this.pool().reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
-    return worker.call({ kind: 'batch', dbFile, jobs, lock: this.writeLock });
+    return worker.call({ kind: 'batch', dbFile, jobs, lock: this.writeLock }, [], onFile);
   }
 
   /** Let every worker close its connection to a knowledge base's file (after a run). */
@@ -170,7 +170,7 @@ export class Indexer {
     const deps: RunDeps = {
       db: this.ctx.kbFiles.get(kbId),
       folders: listFolders(this.ctx, kbId),
-      indexBatch: (jobs) => this.indexBatch(dbFile, jobs),
+      indexBatch: (jobs, onFile) => this.indexBatch(dbFile, jobs, onFile),
       embedder: this.embedder,
       counters: c,
       progress: (force) => this.emit(kbId, run, force),

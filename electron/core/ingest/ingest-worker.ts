@@ -25,11 +25,14 @@ function connection(dbFile: string): Database.Database {
   return db;
 }
 
-serveRequests<IngestRequest, FileResult[]>(async (request) => {
+/** Notes sent while a batch is indexed: the page address of the file being read. */
+export type IngestNote = string;
+
+serveRequests<IngestRequest, FileResult[], IngestNote>(async (request, note) => {
   if (request.kind === 'release') {
     open.get(request.dbFile)?.close();
     open.delete(request.dbFile);
     return [];
   }
-  return indexBatch(connection(request.dbFile), request.jobs, request.lock);
+  return indexBatch(connection(request.dbFile), request.jobs, request.lock, note);
 });

@@ -326,4 +326,24 @@ describe('progress events', () => {
     expect(final).toMatchObject({ filesTotal: 61, filesDone: 61, filesSkipped: 1, filesIndexed: 60, pages: 60 });
     expect(final.chunksEmbedded).toBe(final.chunks);
   });
+
+  it('name each file as a worker starts reading it, not a batch ahead', async () => {
+    const root = tempDir();
+    const random = seededRandom(12);
+    writeFiles(root, Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`n${String(i).padStart(2, '0')}.md`, `# Note ${i}\n\n${prose(random, 200)}\n`])));
+    // One worker, batches of 20: the files are read in order, each named before it is counted done.
+    const sift = core(tempDir(), { embedding: { provider: 'none' }, indexer: { progressIntervalMs: 0, workers: 1, concurrency: 1, batchFiles: 20 } });
+    const kb = await makeKb(sift, 'Current file', [root]);
+    const { events, stop } = recordProgress(sift, kb);
+    await sift.ingest(kb);
+    stop();
+
+    const named = events.filter((e) => e.state === 'indexing' && e.currentFile !== null);
+    expect(named.map((e) => e.currentFile).filter((f, i, all) => f !== all[i - 1])).toEqual(
+      Array.from({ length: 40 }, (_, i) => `wiki/n${String(i).padStart(2, '0')}.md`),
+    );
+    // While file k is named, no file after it is done (it may itself have just been written).
+    for (const e of named) expect(e.filesDone).toBeLessThanOrEqual(Number(/n(\d+)/.exec(e.currentFile!)![1]) + 1);
+    expect(events.at(-1)!.currentFile).toBeNull();
+  });
 });

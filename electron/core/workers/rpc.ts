@@ -1,17 +1,20 @@
 /**
  * Request/response over a worker thread: each request gets an id, results come back in any
  * order, large results are transferred rather than copied, and a worker that crashes rejects
- * everything in flight with a clear error instead of leaving callers hanging.
+ * everything in flight with a clear error instead of leaving callers hanging. While it works on a
+ * request, a worker may send notes about it (e.g. the file it is reading) to the caller.
  */
 import { parentPort, Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
-interface Envelope<T> {
+/** The answer to request `id`, or a note about it (`note` set, `ok` absent). */
+interface Envelope<T, N> {
   id: number;
-  ok: boolean;
+  ok?: boolean;
   value?: T;
   error?: string;
+  note?: N;
 }
 
 /** Set by the Electron bundle (esbuild `define`): workers are compiled `.cjs` files beside main.cjs. */
@@ -31,9 +34,9 @@ export function spawnWorker(moduleUrl: () => URL, bundledName: string): Worker {
 }
 
 /** The calling side of a worker: `call(request)` resolves with the worker's answer. */
-export class WorkerClient<Req, Res> {
+export class WorkerClient<Req, Res, Note = never> {
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (v: Res) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (v: Res) => void; reject: (e: Error) => void; onNote?: (note: Note) => void }>();
   private failure: Error | null = null;
 
   constructor(
@@ -41,9 +44,10 @@ export class WorkerClient<Req, Res> {
     /** Names the worker in error messages, e.g. `the ingest worker`. */
     private readonly label: string,
   ) {
-    worker.on('message', (msg: Envelope<Res>) => {
+    worker.on('message', (msg: Envelope<Res, Note>) => {
       const p = this.pending.get(msg.id);
       if (!p) return;
+      if (msg.ok === undefined) return p.onNote?.(msg.note as Note);
       this.pending.delete(msg.id);
       if (msg.ok) p.resolve(msg.value as Res);
       else p.reject(new Error(msg.error ?? `${label} failed`));
@@ -52,12 +56,12 @@ export class WorkerClient<Req, Res> {
     worker.on('exit', (code) => this.failAll(new Error(`${label} stopped (exit code ${code})`)));
   }
 
-  /** Send one request. Rejects if the worker fails or has stopped. */
-  call(request: Req, transfer: ArrayBuffer[] = []): Promise<Res> {
+  /** Send one request; `onNote` hears the worker's notes about it. Rejects if the worker fails or has stopped. */
+  call(request: Req, transfer: ArrayBuffer[] = [], onNote?: (note: Note) => void): Promise<Res> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise<Res>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { resolve, reject, onNote });
       this.worker.postMessage({ id, request }, transfer);
     });
   }
@@ -81,16 +85,20 @@ export class WorkerClient<Req, Res> {
 }
 
 /**
- * The worker side: answer every request with `handler`. `transferOf` names the buffers of a
- * result to transfer instead of copy.
+ * The worker side: answer every request with `handler`, which may `note` things about it to the
+ * caller meanwhile. `transferOf` names the buffers of a result to transfer instead of copy.
  */
-export function serveRequests<Req, Res>(handler: (request: Req) => Promise<Res>, transferOf: (result: Res) => ArrayBuffer[] = () => []): void {
+export function serveRequests<Req, Res, Note = never>(
+  handler: (request: Req, note: (note: Note) => void) => Promise<Res>,
+  transferOf: (result: Res) => ArrayBuffer[] = () => [],
+): void {
   const port = parentPort;
   if (!port) throw new Error('serveRequests must run inside a worker thread');
   port.on('message', (msg: { id: number; request: Req }) => {
-    handler(msg.request).then(
-      (value) => port.postMessage({ id: msg.id, ok: true, value } satisfies Envelope<Res>, transferOf(value)),
-      (err: unknown) => port.postMessage({ id: msg.id, ok: false, error: err instanceof Error ? err.message : String(err) } satisfies Envelope<Res>),
+    const note = (value: Note) => port.postMessage({ id: msg.id, note: value } satisfies Envelope<Res, Note>);
+    handler(msg.request, note).then(
+      (value) => port.postMessage({ id: msg.id, ok: true, value } satisfies Envelope<Res, Note>, transferOf(value)),
+      (err: unknown) => port.postMessage({ id: msg.id, ok: false, error: err instanceof Error ? err.message : String(err) } satisfies Envelope<Res, Note>),
     );
   });
 }
