@@ -83,9 +83,8 @@ export function documentsOf(db: Database.Database, folder: string): Map<string, 
 
 /** One document by folder and relative path, or undefined. */
 export function documentAt(db: Database.Database, folder: string, relPath: string): StoredDocument | undefined {
-  return db
-    .prepare(`SELECT id, rel_path AS relPath, size, mtime_ms AS mtimeMs, sha256, status, reason FROM documents WHERE folder = ? AND rel_path = ?`)
-    .get(folder, relPath) as StoredDocument | undefined;
+  const sql = `SELECT id, rel_path AS relPath, size, mtime_ms AS mtimeMs, sha256, status, reason FROM documents WHERE folder = ? AND rel_path = ?`;
+  return cached(db, sql).get(folder, relPath) as StoredDocument | undefined;
 }
 
 /** Remove a document's page with its chunks, keyword rows and vectors (inside the caller's transaction). */
@@ -166,14 +165,14 @@ export function writeProblem(db: Database.Database, problem: DocumentProblem): v
 
 /** The file is unchanged in content: remember its new size and mtime so the next scan skips it cheaply. */
 export function touchDocument(db: Database.Database, id: number, size: number, mtimeMs: number): void {
-  db.prepare(`UPDATE documents SET size = ?, mtime_ms = ? WHERE id = ?`).run(size, mtimeMs, id);
+  cached(db, `UPDATE documents SET size = ?, mtime_ms = ? WHERE id = ?`).run(size, mtimeMs, id);
 }
 
 /** Forget a file gone from disk, with its page, chunks and vectors. */
 export function removeDocument(db: Database.Database, id: number): void {
   atomically(db, () => {
     deletePageOf(db, id);
-    db.prepare(`DELETE FROM documents WHERE id = ?`).run(id);
+    cached(db, `DELETE FROM documents WHERE id = ?`).run(id);
   });
 }
 
