@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findAttributedQuotes, parseCitationMarkers, quoteMatches } from './citations';
+import { closeOpenFences, findAttributedQuotes, parseCitationMarkers, quoteMatches } from './citations';
 
 describe('parseCitationMarkers', () => {
   // [name, text, expected markers as [raw, numbers]]
@@ -43,6 +43,24 @@ describe('parseCitationMarkers', () => {
     ['inside a tilde fence is not a marker', '~~~\n[1]\n~~~\n[2]', [['[2]', [2]]]],
     ['an unclosed fence runs to the end (streaming)', 'Before [1].\n```\n[2]', [['[1]', [1]]]],
     ['a marker does not span lines', 'See [1\n].', []],
+    ['an unclosed fence ends at its paragraph', 'Quote:\n```\nx = [1];\n\nSo [2], [3].', [['[2]', [2]], ['[3]', [3]]]],
+    ['an unclosed tilde fence ends at its paragraph', '~~~\n[1]\n\n[2]', [['[2]', [2]]]],
+    ['an unclosed fence with an info string ends there too', '```ts\nparse(x) [1]\n\nsafeParse [2]', [['[2]', [2]]]],
+    ['a closed fence may hold blank lines', '```\na [1]\n\nb [2]\n```\nc [3]', [['[3]', [3]]]],
+    ['a marker right after a closing fence', '```\ncode\n```\n[1] and [2]', [['[1]', [1]], ['[2]', [2]]]],
+    ['a marker right after a closing tilde fence', '~~~~\n[1]\n~~~~\n[2]', [['[2]', [2]]]],
+    ['a backtick fence is not closed by tildes', '```\n[1]\n~~~\n[2]\n\n[3]', [['[3]', [3]]]],
+    ['a shorter run does not close a fence', '````\n[1]\n```\n[2]\n````\n[3]', [['[3]', [3]]]],
+    ['a fence inside a list item', '1. Run:\n   ```\n   f([1])\n   ```\n2. Done [2].', [['[2]', [2]]]],
+    ['inline code does not pair across paragraphs', 'Run `x [1]\n\nthen y` [2]', [['[1]', [1]], ['[2]', [2]]]],
+    ['inline code does not pair across list items', '1. A — ``` parse [1]\n2. B — text [2]\n3. C — ``` end [3]', [
+      ['[1]', [1]], ['[2]', [2]], ['[3]', [3]],
+    ]],
+    ['inline code may span a line break', 'Call `f(\n[1])` then [2].', [['[2]', [2]]]],
+    ['an escaped backtick opens no span', 'a \\`b [1] c` [2]', [['[1]', [1]], ['[2]', [2]]]],
+    ['an escaped backslash leaves the backtick a span', 'a \\\\`b [1]` [2]', [['[2]', [2]]]],
+    ['an escaped bracket is not a marker', 'the text \\[1] and [2]', [['[2]', [2]]]],
+    ['a marker right after inline code', 'Use `parse()`[1] or `safeParse()` [2].', [['[1]', [1]], ['[2]', [2]]]],
   ];
 
   it.each(rows)('%s', (_name, text, expected) => {
@@ -57,6 +75,27 @@ describe('parseCitationMarkers', () => {
       [13, 16],
     ]);
     for (const m of markers) expect(text.slice(m.start, m.end)).toBe(m.raw);
+  });
+});
+
+describe('closeOpenFences', () => {
+  // [name, text, expected]
+  const rows: [string, string, string][] = [
+    ['closes an unclosed fence at the end of its paragraph', 'x\n```js\nf [1]\n\ny [2]', 'x\n```js\nf [1]\n```\n\ny [2]'],
+    ['repeats the indent and the run', '1. a\n   ~~~~\n   b\n\nc', '1. a\n   ~~~~\n   b\n   ~~~~\n\nc'],
+    ['closes a fence that runs to the end', 'a\n```\nb', 'a\n```\nb\n```'],
+    ['leaves closed fences alone', '```\na\n\nb\n```\nc', '```\na\n\nb\n```\nc'],
+    ['leaves text without fences alone', 'a `b` [1]', 'a `b` [1]'],
+  ];
+
+  it.each(rows)('%s', (_name, text, expected) => {
+    expect(closeOpenFences(text)).toBe(expected);
+  });
+
+  it('keeps every marker the parser finds outside code after closing', () => {
+    const text = 'Quoted:\n```\nconst r = schema.parse(x) [9]\n\nUse safeParse [1] or parse [2].';
+    const closed = closeOpenFences(text);
+    expect(parseCitationMarkers(closed).map((m) => m.raw)).toEqual(['[1]', '[2]']);
   });
 });
 

@@ -11,8 +11,11 @@
  *   {@link MAX_RANGE} numbers; a reversed or longer range makes the whole bracket not a marker;
  * - not a marker: `[[wiki/x]]` or `[[1]]` (doubled brackets), a markdown link `[1](url)`, checkboxes
  *   `[x]` / `[ ]`, anything directly after an ASCII letter, digit, `_` or `$` (`arr[1]`, `x2[1]`: code, so
- *   write "text [1]", not "text[1]", in English), and anything inside inline code or a fenced code block.
- *   After CJK text or punctuation a marker needs no space: `结论[1]。` is a marker.
+ *   write "text [1]", not "text[1]", in English), an escaped bracket `\[1]`, and anything inside inline code
+ *   or a fenced code block. After CJK text or punctuation a marker needs no space: `结论[1]。` is a marker.
+ * - code, as CommonMark reads it, with one deliberate difference: a fence never closed ends at the end of
+ *   its paragraph (a renderer closes it there too, see {@link closeOpenFences}); an inline code span never
+ *   leaves its paragraph; an escaped backtick opens no span.
  */
 
 /** One citation marker found in a text; offsets are JavaScript string indices (UTF-16 code units). */
@@ -57,35 +60,133 @@ function numbersOf(inside: string): number[] | null {
   return numbers;
 }
 
-/** `[start, end)` ranges of fenced code blocks; an unclosed fence runs to the end (answers stream in). */
-function fencedRanges(text: string): [number, number][] {
-  const ranges: [number, number][] = [];
-  let open: { fence: string; start: number } | null = null;
-  let lineStart = 0;
-  for (const line of text.split('\n')) {
-    const fence = /^ {0,3}(`{3,}|~{3,})(.*)$/.exec(line);
-    if (open && fence && fence[1]![0] === open.fence[0] && fence[1]!.length >= open.fence.length && !fence[2]!.trim()) {
-      ranges.push([open.start, lineStart + line.length]);
-      open = null;
-    } else if (!open && fence && !(fence[1]![0] === '`' && fence[2]!.includes('`'))) {
-      open = { fence: fence[1]!, start: lineStart };
-    }
-    lineStart += line.length + 1;
-  }
-  if (open) ranges.push([open.start, text.length]);
-  return ranges;
+/** One line of a text and the offset it starts at. */
+interface Line {
+  start: number;
+  text: string;
 }
 
-/** `[start, end)` ranges of inline code spans outside `fenced`: a backtick run closed by a run of the same length. */
-function inlineRanges(text: string, fenced: [number, number][]): [number, number][] {
+function linesOf(text: string): Line[] {
+  const lines: Line[] = [];
+  let start = 0;
+  for (const line of text.split('\n')) {
+    lines.push({ start, text: line });
+    start += line.length + 1;
+  }
+  return lines;
+}
+
+/** A fenced code block: `[start, end)`, and for one never closed, the opening line's indent and fence. */
+export interface FencedBlock {
+  start: number;
+  end: number;
+  /** Null when the block is closed; else what a closing line must repeat (e.g. `` ``` `` or `   ~~~~`). */
+  unclosed: string | null;
+}
+
+const FENCE_LINE = /^( {0,3})(`{3,}|~{3,})(.*)$/;
+
+/** The fence a line opens (indent + run), or null; a backtick fence's info string may not hold a backtick. */
+function openingFence(line: string): { indent: string; run: string } | null {
+  const m = FENCE_LINE.exec(line);
+  if (!m || (m[2]![0] === '`' && m[3]!.includes('`'))) return null;
+  return { indent: m[1]!, run: m[2]! };
+}
+
+function closesFence(line: string, run: string): boolean {
+  const m = FENCE_LINE.exec(line);
+  return !!m && m[2]![0] === run[0] && m[2]!.length >= run.length && !m[3]!.trim();
+}
+
+/**
+ * The fenced code blocks of `text`, in order. A fence never closed ends at the end of its paragraph
+ * (before its first blank line), not at the end of the text: an answer quoting a passage that was cut
+ * inside a code block must not hide every citation after it. While an answer streams in, its open
+ * block therefore ends at the last line so far.
+ */
+export function fencedBlocks(text: string): FencedBlock[] {
+  const lines = linesOf(text);
+  const blocks: FencedBlock[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const opener = openingFence(lines[i]!.text);
+    if (!opener) continue;
+    let j = i + 1;
+    while (j < lines.length && !closesFence(lines[j]!.text, opener.run)) j++;
+    const closed = j < lines.length;
+    if (!closed) for (j = i + 1; j < lines.length && lines[j]!.text.trim() !== ''; ) j++;
+    const last = lines[closed ? j : j - 1]!;
+    const unclosed = closed ? null : opener.indent + opener.run;
+    blocks.push({ start: lines[i]!.start, end: last.start + last.text.length, unclosed });
+    i = closed ? j : j - 1;
+  }
+  return blocks;
+}
+
+/**
+ * `text` with every fence that is never closed closed at the end of its paragraph, so a Markdown
+ * renderer shows the same code as {@link parseCitationMarkers} skips (a renderer would run the block to
+ * the end of the answer and swallow every citation chip after it). Offsets change only after a block.
+ */
+export function closeOpenFences(text: string): string {
+  let out = '';
+  let from = 0;
+  for (const block of fencedBlocks(text)) {
+    if (block.unclosed === null) continue;
+    out += `${text.slice(from, block.end)}\n${block.unclosed}`;
+    from = block.end;
+  }
+  return out + text.slice(from);
+}
+
+/** True when the character at `at` is escaped by an odd run of backslashes before it (`\[1]`). */
+function escaped(text: string, at: number): boolean {
+  let n = 0;
+  while (at - n - 1 >= 0 && text[at - n - 1] === '\\') n++;
+  return n % 2 === 1;
+}
+
+// A line that starts a block of its own (heading, quote, list item): a code span never reaches into it.
+const BLOCK_START = /^ {0,3}(#{1,6}(\s|$)|>|[-*+]\s|\d{1,9}[.)]\s)/;
+
+/** `[start, end)` of the paragraphs outside fenced blocks: runs of lines broken by blank lines and block starts. */
+function paragraphs(text: string, fenced: FencedBlock[]): [number, number][] {
+  const found: [number, number][] = [];
+  let open: [number, number] | null = null;
+  for (const line of linesOf(text)) {
+    const inFence = fenced.some((b) => line.start >= b.start && line.start < b.end);
+    if (inFence || !line.text.trim() || BLOCK_START.test(line.text)) {
+      if (open) found.push(open);
+      open = null;
+    }
+    if (inFence || !line.text.trim()) continue;
+    if (open) open[1] = line.start + line.text.length;
+    else open = [line.start, line.start + line.text.length];
+  }
+  if (open) found.push(open);
+  return found;
+}
+
+/**
+ * `[start, end)` ranges of inline code spans: within one paragraph, a backtick run closed by the next run
+ * of the same length. An escaped backtick (a backslash before it) opens nothing; an unmatched run is
+ * literal backticks.
+ */
+function inlineRanges(text: string, fenced: FencedBlock[]): [number, number][] {
   const ranges: [number, number][] = [];
-  const runs = [...text.matchAll(/`+/g)].filter((m) => !fenced.some(([s, e]) => m.index >= s && m.index < e));
-  for (let i = 0; i < runs.length; i++) {
-    const opener = runs[i]!;
-    const closer = runs.findIndex((m, j) => j > i && m[0].length === opener[0].length);
-    if (closer < 0) continue; // an unmatched run is literal backticks
-    ranges.push([opener.index, runs[closer]!.index + opener[0].length]);
-    i = closer;
+  for (const [from, to] of paragraphs(text, fenced)) {
+    const runs: { index: number; length: number }[] = [];
+    for (const m of text.slice(from, to).matchAll(/`+/g)) {
+      const index = from + m.index;
+      const skip = escaped(text, index) ? 1 : 0;
+      if (m[0].length > skip) runs.push({ index: index + skip, length: m[0].length - skip });
+    }
+    for (let i = 0; i < runs.length; i++) {
+      const opener = runs[i]!;
+      const closer = runs.findIndex((r, j) => j > i && r.length === opener.length);
+      if (closer < 0) continue;
+      ranges.push([opener.index, runs[closer]!.index + opener.length]);
+      i = closer;
+    }
   }
   return ranges;
 }
@@ -96,8 +197,8 @@ function inlineRanges(text: string, fenced: [number, number][]): [number, number
  * `arr[0]` and code do not. Numbers are 1-based integers up to 999.
  */
 export function parseCitationMarkers(text: string): CitationMarker[] {
-  const fenced = fencedRanges(text);
-  const code = [...fenced, ...inlineRanges(text, fenced)];
+  const fenced = fencedBlocks(text);
+  const code = [...fenced.map((b): [number, number] => [b.start, b.end]), ...inlineRanges(text, fenced)];
   const markers: CitationMarker[] = [];
   for (const match of text.matchAll(CANDIDATE)) {
     const start = match.index;
@@ -110,6 +211,7 @@ export function parseCitationMarkers(text: string): CitationMarker[] {
     if (before === open || after === close) continue; // [[wiki/x]] style
     if (open === '[' && after === '(') continue; // markdown link
     if (IDENTIFIER_CHAR.test(before)) continue; // arr[1]
+    if (escaped(text, start)) continue; // \[1] is the text "[1]"
     if (code.some(([s, e]) => start >= s && start < e)) continue;
     const numbers = numbersOf(match[1]!);
     if (numbers) markers.push({ start, end, raw: match[0], numbers });
