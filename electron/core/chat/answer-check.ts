@@ -28,6 +28,14 @@ export function checkCitations(answer: string, passages: Passage[]): { citations
       });
     }
   });
+  return { citations, references: referencesOf(citations, passages) };
+}
+
+/**
+ * The references list of `citations`: each valid cited passage once, in number order. Used for citations
+ * parsed from a model's answer and for those an extractive answer is built with.
+ */
+export function referencesOf(citations: Citation[], passages: Passage[]): Reference[] {
   const references: Reference[] = [];
   for (const c of citations) {
     if (!c.valid || references.some((r) => r.number === c.number)) continue;
@@ -35,7 +43,7 @@ export function checkCitations(answer: string, passages: Passage[]): { citations
     references.push({ number: c.number, title: p.title, pagePath: p.pagePath, provenance: p.provenance, quote: p.text, evidenceId: p.evidenceId, start: p.start, end: p.end });
   }
   references.sort((a, b) => a.number - b.number);
-  return { citations, references };
+  return references;
 }
 
 // Phrases with which an answer says the knowledge base holds nothing on the question.

@@ -2,22 +2,52 @@
  * The answer Sift gives without a language model: the top passages themselves, each cited, and
  * one clear sentence on why and how to start a model. Search still works without Ollama.
  */
+import type { Citation } from '../../../shared/chat-models';
+import { quoteInline } from '../../../shared/markdown-text';
 import type { Passage } from '../../../shared/models';
 
-/** The extractive answer text for `passages` (numbered from 1), in the question's language. */
-export function extractiveAnswer(question: string, passages: Passage[], why: string): string {
+/** An extractive answer and its citations, one per passage, built with the text rather than parsed from it. */
+export interface ExtractiveAnswer {
+  text: string;
+  citations: Citation[];
+}
+
+/** Longest passage quoted, in characters. */
+const QUOTE_MAX = 400;
+
+/**
+ * The extractive answer for `passages` (numbered from 1), in the question's language. Each passage is
+ * quoted as escaped text on one line ({@link quoteInline}), so a passage cut inside a code block, or
+ * holding HTML or a `[2]` of its own, cannot hide or invent a citation; its `[n]` comes after it.
+ */
+export function extractiveAnswer(question: string, passages: Passage[], down: string): ExtractiveAnswer {
+  const why = codeUrls(down);
   const zh = /\p{Script=Han}/u.test(question);
   const howTo = zh
     ? `没有正在运行的语言模型（${why}），以下是知识库中最相关的段落原文。要得到生成的回答，请启动 Ollama（\`ollama serve\`）并下载一个模型（\`ollama pull qwen3:4b\`）。`
     : `No language model is running (${why}), so here are the most relevant passages from your knowledge base, quoted as they are. For written answers, start Ollama (\`ollama serve\`) and pull a model (\`ollama pull qwen3:4b\`).`;
   if (passages.length === 0) {
-    return `${howTo}\n\n${zh ? '知识库中没有找到与这个问题相关的内容。' : 'Nothing in this knowledge base matches the question.'}`;
+    const nothing = zh
+      ? '知识库中没有找到与这个问题相关的内容。'
+      : 'Nothing in this knowledge base matches the question.';
+    return { text: `${howTo}\n\n${nothing}`, citations: [] };
   }
-  const items = passages.map((p, i) => `${i + 1}. **${p.title}** — ${oneParagraph(p.text)} [${i + 1}]`);
-  return `${howTo}\n\n${items.join('\n')}`;
+  let text = `${howTo}\n\n`;
+  const citations: Citation[] = [];
+  passages.forEach((p, i) => {
+    const number = i + 1;
+    text += `${i > 0 ? '\n' : ''}${number}. **${quoteInline(p.title)}** — ${quoteInline(p.text, QUOTE_MAX)} `;
+    const markerStart = text.length;
+    text += `[${number}]`;
+    citations.push({ number, valid: true, markerStart, markerEnd: text.length, quote: null, quoteVerified: null });
+  });
+  return { text, citations };
 }
 
-function oneParagraph(text: string, max = 400): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+/**
+ * URLs of `text` as inline code: a bare URL would be auto-linked, and the link would run on through the
+ * full-width punctuation and Chinese text after it (`http://127.0.0.1:9）`).
+ */
+function codeUrls(text: string): string {
+  return text.replace(/\bhttps?:\/\/[^\s`\u3000-\u303f\uff00-\uffef]+/g, (url) => `\`${url}\``);
 }

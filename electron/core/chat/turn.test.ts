@@ -3,6 +3,15 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventNames, startChatBench, type ChatBench } from './testing/chat-fixture';
 
+// Pages cut inside code blocks, as in issue #12: "safeParse vs parse" without Ollama lost [1] and [2].
+const CODE_DOCS: Record<string, string> = {
+  'parse.md': '  return User.parse(input); // safeParse vs parse\n}\n```\n\nsafeParse vs parse: parse throws a ZodError.\n',
+  'safe-parse.md': 'safeParse returns { success } and never throws, unlike parse.\n\n```ts\nconst r = User.safeParse(input);\n',
+  'issues.md': 'After safeParse, read `error.issues`; parse puts them in the ZodError it throws.\n',
+  'coerce.md': 'z.coerce runs before parse and safeParse alike. ``` is how Markdown opens a fence.\n',
+  'refine.md': '# Refinements\n\nrefine checks run inside parse and safeParse; <b>async</b> ones need parseAsync [9].\n',
+};
+
 let bench: ChatBench | null = null;
 afterEach(async () => {
   await bench?.close();
@@ -205,7 +214,7 @@ describe('a chat turn', () => {
     expect(eventNames(out)).toEqual(['turn.started', 'search.started', 'search.done', 'answer.token', 'answer.done']);
     const turn = out.message!.turn!;
     expect(turn.status).toBe('llm_unavailable');
-    expect(out.message!.content).toMatch(/No language model is running \(Ollama is not reachable at http:\/\/127\.0\.0\.1:9\)/);
+    expect(out.message!.content).toMatch(/No language model is running \(Ollama is not reachable at `http:\/\/127\.0\.0\.1:9`\)/);
     expect(out.message!.content).toContain('`ollama serve`');
     expect(out.message!.content.match(/`ollama serve`/g)).toHaveLength(1);
     expect(turn.citations.length).toBeGreaterThan(0);
@@ -213,6 +222,35 @@ describe('a chat turn', () => {
     expect(turn.references[0]!.pagePath).toBe('wiki/runbook.md');
     const status = await bench.sift.invoke('llm.status', {});
     expect(status).toMatchObject({ ok: true, value: { reachable: false } });
+  });
+
+  it('cites every quoted passage when the top one begins inside a code fence, and exports a footnote each', async () => {
+    bench = await startChatBench({ ollamaDown: true, docs: CODE_DOCS });
+    const out = await bench.ask('safeParse vs parse');
+    const turn = out.message!.turn!;
+    expect(turn.status).toBe('llm_unavailable');
+    // The top passage is cut inside a code block: its first fence line closes a block it never opened.
+    expect(turn.passages[0]!.text).toMatch(/^[^`]*\n```\n/);
+    expect(turn.passages.length).toBe(Object.keys(CODE_DOCS).length);
+    const numbers = turn.passages.map((_p, i) => i + 1);
+    expect(turn.citations.map((c) => [c.number, c.valid])).toEqual(numbers.map((n) => [n, true]));
+    expect(turn.references.map((r) => r.number)).toEqual(numbers);
+    const done = out.events.at(-1)!.payload as { references: { number: number }[] };
+    expect(done.references.map((r) => r.number)).toEqual(numbers);
+    const render = async (format: 'md' | 'html') => {
+      const args = { conversationId: out.conversationId, messageId: out.message!.id, format };
+      const r = await bench!.sift.invoke('export.render', args);
+      if (!r.ok) throw new Error(r.error.message);
+      return (r.value as { content: string }).content;
+    };
+    const md = await render('md');
+    const html = await render('html');
+    for (const n of numbers) {
+      expect(md).toContain(`[^${n}]:`);
+      expect(md).toContain(`[^${n}]\n`);
+      expect(html).toContain(`<li id="user-content-fn-${n}">`);
+      expect(html).toContain(`href="#user-content-fn-${n}"`);
+    }
   });
 
   it('sends the conversation history on the next turn', async () => {

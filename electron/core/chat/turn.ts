@@ -5,7 +5,7 @@
  * Every step emits its event, in the contract's order.
  */
 import type Database from 'better-sqlite3';
-import type { ChatMessage, TurnInfo } from '../../../shared/chat-models';
+import type { ChatMessage, Citation, TurnInfo } from '../../../shared/chat-models';
 import { SiftError } from '../../../shared/errors';
 import type { Passage, SearchResult } from '../../../shared/models';
 import { parseWikiRefs } from '../../../shared/wiki-refs';
@@ -13,7 +13,7 @@ import { now } from '../context';
 import type { EventBus } from '../events';
 import type { LlmClient } from '../llm/types';
 import { runAgent, type AgentLimits } from './agent';
-import { checkCitations, decide } from './answer-check';
+import { checkCitations, decide, referencesOf } from './answer-check';
 import { addMessage } from './conversations';
 import { extractiveAnswer } from './extractive';
 import { contextBudget, fitPassages, historyMessages, systemPrompt, userMessageWithContext, type RetrievalState } from './prompt';
@@ -107,6 +107,8 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps, signal: AbortSig
   const t0 = performance.now();
   let firstTokenMs: number | null = null;
   let answer = '';
+  // An extractive answer brings its citations with it; a model's are parsed from its text and checked.
+  let builtCitations: Citation[] | null = null;
   const onToken = (text: string) => {
     firstTokenMs ??= Math.round(performance.now() - t0);
     deps.events.emit('answer.token', { turnId: req.turnId, text });
@@ -124,7 +126,9 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps, signal: AbortSig
       status = 'llm_unavailable';
       // Quoted passages are read, not skimmed by a model: the best few, numbered as cited.
       retrieval.passages = retrieval.passages.slice(0, EXTRACTIVE_PASSAGES);
-      answer = extractiveAnswer(req.message, retrieval.passages, picked.down);
+      const extractive = extractiveAnswer(req.message, retrieval.passages, picked.down);
+      answer = extractive.text;
+      builtCitations = extractive.citations;
       onToken(answer);
     } else {
       const messages = [
@@ -150,7 +154,9 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps, signal: AbortSig
     failure = err instanceof SiftError ? err : new SiftError('internal', err instanceof Error ? err.message : String(err));
     status = failure.code === 'cancelled' ? 'cancelled' : 'failed';
   }
-  const { citations, references } = checkCitations(answer, retrieval.passages);
+  const { citations, references } = builtCitations
+    ? { citations: builtCitations, references: referencesOf(builtCitations, retrieval.passages) }
+    : checkCitations(answer, retrieval.passages);
   const decision = decide(answer, citations, retrieval.state === 'empty');
   const totalMs = Math.round(performance.now() - t0);
   const turn: TurnInfo = {

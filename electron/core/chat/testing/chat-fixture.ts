@@ -39,15 +39,20 @@ export interface ChatBench {
 
 let modelDir: string | null = null;
 
-/** Start a bench. `chat` overrides chat settings (e.g. short timeouts); `ollama: false` points at a closed port. */
-export async function startChatBench(options: { chat?: SiftConfig['chat']; ollamaDown?: boolean } = {}): Promise<ChatBench> {
+/**
+ * Start a bench. `chat` overrides chat settings (e.g. short timeouts); `ollamaDown` points at a closed port;
+ * `docs` replaces the knowledge base's documents (default {@link DOCS}).
+ */
+export async function startChatBench(
+  options: { chat?: SiftConfig['chat']; ollamaDown?: boolean; docs?: Record<string, string> } = {},
+): Promise<ChatBench> {
   if (!modelDir || !fs.existsSync(modelDir)) {
     modelDir = fs.mkdtempSync(path.join(path.dirname(tempDir()), 'sift-chat-model-'));
     await writeTestModel(modelDir);
   }
   const dataDir = tempDir();
   const docs = tempDir();
-  for (const [name, text] of Object.entries(DOCS)) fs.writeFileSync(path.join(docs, name), text);
+  for (const [name, text] of Object.entries(options.docs ?? DOCS)) fs.writeFileSync(path.join(docs, name), text);
   const ollama = await startMockOllama();
   const host = options.ollamaDown ? 'http://127.0.0.1:9' : ollama.url;
   const sift = createSift({

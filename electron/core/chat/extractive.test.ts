@@ -1,0 +1,75 @@
+import type { Nodes } from 'mdast';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { gfmFromMarkdown } from 'mdast-util-gfm';
+import { gfm } from 'micromark-extension-gfm';
+import { describe, expect, it } from 'vitest';
+import { parseCitationMarkers } from '../../../shared/citations';
+import type { Passage } from '../../../shared/models';
+import { extractiveAnswer } from './extractive';
+
+function passage(title: string, text: string): Passage {
+  return {
+    evidenceId: title, pagePath: `wiki/${title}.md`, title, start: 0, end: text.length, text, contentHash: 'h',
+    provenance: { headingPath: [], pdfPages: null, lines: null }, hitReason: 'body',
+    keywordRank: 1, keywordScore: 1, vectorRank: null, vectorDistance: null, rrfScore: 0.016,
+  };
+}
+
+// Passages as search cuts them: inside code blocks, with markup and markers of their own.
+const NASTY = [
+  passage('zod', '  return schema.parse(data);\n}\n```\n\nparse throws a ZodError; safeParse returns { success }.'),
+  passage('safe', 'Use safeParse:\n\n```ts\nconst r = schema.safeParse(input);\nif (!r.success) log(r.error [3]);'),
+  passage('html', '# Heading\n<div onclick="x()">raw</div> see [2] and [link](javascript:alert(1)) <b>'),
+  passage('ticks', '`inline start, ~~strike, *star, _under_ and E_CONN_RESET, \\[9\\] and a trailing \\'),
+  passage('tildes', '~~~\nunclosed [1]\n\n# Not a heading'),
+];
+
+/** Every node of `tree`, depth first. */
+function nodes(tree: Nodes): Nodes[] {
+  return [tree, ...('children' in tree ? tree.children.flatMap((c) => nodes(c)) : [])];
+}
+
+function render(markdown: string): Nodes {
+  return fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+}
+
+describe('extractiveAnswer', () => {
+  it('builds one citation per passage, at the marker that follows it', () => {
+    const { text, citations } = extractiveAnswer('safeParse vs parse', NASTY, 'Ollama is not reachable');
+    expect(citations.map((c) => [c.number, c.valid, text.slice(c.markerStart, c.markerEnd)])).toEqual(
+      NASTY.map((_p, i) => [i + 1, true, `[${i + 1}]`]),
+    );
+  });
+
+  it('quotes passages so the shared parser finds exactly the built markers', () => {
+    const { text, citations } = extractiveAnswer('safeParse vs parse', NASTY, 'Ollama is not reachable');
+    const found = parseCitationMarkers(text).map((m) => [m.start, m.end, m.numbers]);
+    expect(found).toEqual(citations.map((c) => [c.markerStart, c.markerEnd, [c.number]]));
+  });
+
+  it('renders each passage as plain text in its own list item, ending with its marker', () => {
+    const { text } = extractiveAnswer('safeParse vs parse', NASTY, 'Ollama is not reachable');
+    const list = nodes(render(text)).find((n) => n.type === 'list');
+    expect(list && 'children' in list ? list.children.length : 0).toBe(NASTY.length);
+    const items = list && 'children' in list ? list.children : [];
+    items.forEach((item, i) => {
+      const kinds = new Set(nodes(item).map((n) => n.type));
+      for (const kind of ['code', 'inlineCode', 'html', 'heading', 'link', 'delete', 'emphasis', 'list']) {
+        expect(kinds.has(kind as Nodes['type']), `${kind} in item ${i + 1}`).toBe(false);
+      }
+      const last = nodes(item).filter((n) => n.type === 'text').at(-1);
+      expect(last && 'value' in last ? last.value : '').toMatch(new RegExp(`\\[${i + 1}\\]$`));
+    });
+    // The words survive: escaping changes how text is read, not what it says.
+    expect(text).toContain('parse throws a ZodError; safeParse returns { success }.');
+    expect(text).toContain('E_CONN_RESET');
+  });
+
+  it('keeps a URL in the reason from running into the Chinese text after it', () => {
+    const { text } = extractiveAnswer('怎么用 safeParse？', [], 'Ollama is not reachable at http://127.0.0.1:9');
+    expect(text).toContain('没有正在运行的语言模型（Ollama is not reachable at `http://127.0.0.1:9`），以下是');
+    const all = nodes(render(text));
+    expect(all.some((n) => n.type === 'link')).toBe(false);
+    expect(all.find((n) => n.type === 'inlineCode')).toMatchObject({ value: 'http://127.0.0.1:9' });
+  });
+});
