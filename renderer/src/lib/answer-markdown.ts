@@ -1,9 +1,11 @@
 /**
  * Turning an answer's citation markers into links react-markdown can render as chips. Markers are
  * found with the shared parser (which skips code), and each number of a marker becomes its own
- * link `#sift-cite-<marker>-<number>`, so `[1, 2]` shows two chips and code stays untouched.
+ * link `#sift-cite-<marker>-<number>`, so `[1, 2]` shows two chips and code stays untouched. A code
+ * fence the answer never closes is closed at the end of its paragraph, as the parser reads it, so a
+ * passage quoted with half a code block cannot turn the rest of the answer (and its chips) into code.
  */
-import { parseCitationMarkers, type CitationMarker } from '../../../shared/citations';
+import { closeOpenFences, parseCitationMarkers, type CitationMarker } from '../../../shared/citations';
 
 /** The link prefix that marks a citation chip. */
 export const CITE_PREFIX = '#sift-cite-';
@@ -19,7 +21,8 @@ export function answerMarkdown(text: string): { markdown: string; markers: Citat
     from = marker.end;
   });
   markdown += text.slice(from);
-  return { markdown, markers };
+  // Links replace markers within their lines, so the fences found in `text` are where they were.
+  return { markdown: closeOpenFences(markdown), markers };
 }
 
 /** The marker index and number a citation link stands for, or null for any other link. */
