@@ -1,10 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Nodes as MdastNodes } from 'mdast';
+import { fromMarkdown } from 'mdast-util-from-markdown';
+import { gfmFromMarkdown } from 'mdast-util-gfm';
+import { gfm } from 'micromark-extension-gfm';
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage, TurnInfo } from '../../../shared/chat-models';
 import type { Passage } from '../../../shared/models';
 import { sanitizeFileName, writeInside } from './files';
 import { renderExport } from './handlers';
+import { markdownToHtmlDocument } from './html';
+import { isSafeUrl } from './links';
 import type { ExportSource } from './markdown';
 import { chromiumPdfRenderer, findChromium } from './pdf';
 import { tempDir } from '../testing/temp';
@@ -137,4 +143,115 @@ _Exported from Sift on 2026-11-29 · knowledge base “Ops”_
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     expect(pdf.length).toBeGreaterThan(1000);
   }, 60_000);
+});
+
+// Links an export must not keep, from the answer and from a quoted passage (issue #13 item 7).
+const HOSTILE_ANSWER = [
+  '[run](javascript:alert(3)) [data](data:text/html,<script>alert(4)</script>) [caps](JaVaScRiPt:alert(5))',
+  '<javascript:alert(6)> ![img](data:image/svg+xml;base64,AAAA) [ref][x] [vb](vbscript:msgbox(7))',
+  '[enc](jav&#x61;script:alert(8)) [space]( javascript:alert(9) )',
+  '[nest [in](javascript:alert(11))](javascript:alert(12))',
+  '[web](https://example.com/ok) [mail](mailto:a@example.com) [file](file:///etc/passwd)',
+  'Source [1].',
+  '',
+  '[x]: javascript:alert(10)',
+].join('\n');
+const HOSTILE_PASSAGE = passage(1, {
+  title: 'Links [t](javascript:alert(20))',
+  text: 'Click [here](javascript:alert(21)) or <a href="javascript:alert(22)">there</a> or [d](data:text/html,x).',
+});
+
+function hostileSource(): ExportSource {
+  const at = HOSTILE_ANSWER.indexOf('Source [1]') + 'Source '.length;
+  const t: TurnInfo = {
+    ...turn(HOSTILE_ANSWER, []), passages: [HOSTILE_PASSAGE],
+    citations: [{ number: 1, valid: true, markerStart: at, markerEnd: at + 3, quote: null, quoteVerified: null }],
+  };
+  return {
+    ...source,
+    messages: [
+      { id: 'u1', conversationId: 'c1', role: 'user', content: 'Links?', createdAt: 't', turn: null },
+      { id: 'a1', conversationId: 'c1', role: 'assistant', content: HOSTILE_ANSWER, createdAt: 't', turn: t },
+    ],
+  };
+}
+
+/** The URLs of every link, image and definition in `markdown`, as a Markdown renderer reads them. */
+function markdownUrls(markdown: string): string[] {
+  const urls: string[] = [];
+  const walk = (node: MdastNodes): void => {
+    if (node.type === 'link' || node.type === 'image' || node.type === 'definition') urls.push(node.url);
+    if ('children' in node) for (const child of node.children) walk(child);
+  };
+  walk(fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] }));
+  return urls;
+}
+
+const SAFE = /^(https?:|mailto:|#)/;
+
+describe('export links', () => {
+  it('keeps only http(s), mailto and anchor links in Markdown', () => {
+    const md = renderExport(hostileSource(), 'md');
+    const urls = markdownUrls(md);
+    expect(urls.filter((u) => !SAFE.test(u))).toEqual([]);
+    expect(urls).toEqual(expect.arrayContaining(['https://example.com/ok', 'mailto:a@example.com']));
+    // The words stay, as text: nothing of the answer is lost.
+    expect(md).toContain('run');
+    expect(md).toContain('javascript:alert(3)');
+    expect(md).toContain('Source [^1].');
+  });
+
+  it('keeps only http(s), mailto and anchor URLs in HTML, whatever the Markdown', () => {
+    const htmlOf = [renderExport(hostileSource(), 'html'), markdownToHtmlDocument(HOSTILE_ANSWER, 'raw', 'en')];
+    for (const html of htmlOf) {
+      // Attributes of real tags; a quoted `<a href=…>` is text (`&#x3C;a href=…`) and may stay.
+      const urls = [...html.matchAll(/<[a-z][^<>]*?\s(?:href|src)="([^"]*)"/g)].map((m) => m[1]!);
+      expect(urls.filter((u) => !SAFE.test(u))).toEqual([]);
+      expect(urls).toContain('https://example.com/ok');
+      expect(html).not.toMatch(/<[a-z][^<>]*?\s(href|src)="\s*(javascript|data|vbscript|file):/i);
+    }
+    expect(htmlOf[0]).toContain('href="#user-content-fn-1"');
+  });
+
+  it('isSafeUrl refuses schemes hidden by case, spaces or control characters', () => {
+    expect(['https://a.b', 'HTTP://a.b', 'mailto:x@y.z', '#fn-1'].map(isSafeUrl)).toEqual([true, true, true, true]);
+    const unsafe = ['javascript:x', ' JavaScript:x', 'java\tscript:x', 'data:text/html,x', 'vbscript:x', 'file:///x'];
+    unsafe.push('wiki/x.md', '');
+    expect(unsafe.filter(isSafeUrl)).toEqual([]);
+  });
+
+  it('prints a PDF whose link actions are only http(s) or mailto', async () => {
+    const chromium = findChromium();
+    if (!chromium) return; // the HTML checked above is what the PDF is printed from
+    const pdf = (await chromiumPdfRenderer(chromium)(renderExport(hostileSource(), 'html'))).toString('latin1');
+    const uris = [...pdf.matchAll(/\/URI\s*\(([^)]*)\)/g)].map((m) => m[1]!);
+    expect(uris).toContain('https://example.com/ok');
+    expect(uris.filter((u) => !/^(https?:|mailto:)/.test(u))).toEqual([]);
+    expect(pdf).not.toMatch(/\/URI\s*\(\s*(javascript|data|vbscript|file):/i);
+  }, 60_000);
+});
+
+describe('export of answers quoting code', () => {
+  it('ends a fence the answer never closed at its paragraph, so its footnotes survive', () => {
+    const answer = 'It quotes:\n```ts\nUser.parse(x) [9]\n\nUse safeParse [1].';
+    const at = answer.indexOf('[1]');
+    const text = '  return User.parse(x);\n}\n```\n\n# Parse\n<b>throws</b> [2]';
+    const cut = passage(1, { title: 'Zod `safe`', text });
+    const t: TurnInfo = {
+      ...turn(answer, []), passages: [cut],
+      citations: [{ number: 1, valid: true, markerStart: at, markerEnd: at + 3, quote: null, quoteVerified: null }],
+    };
+    const src: ExportSource = {
+      ...source,
+      messages: [{ id: 'a1', conversationId: 'c1', role: 'assistant', content: answer, createdAt: 't', turn: t }],
+    };
+    const md = renderExport(src, 'md');
+    expect(md).toContain('```ts\nUser.parse(x) [9]\n```\n\nUse safeParse [^1].');
+    const footnote = '[^1]: “return User.parse(x); } \\`\\`\\` # Parse \\<b>throws\\</b> \\[2\\]”';
+    expect(md).toContain(`${footnote}\n    Zod \\\`safe\\\` — `);
+    const html = renderExport(src, 'html');
+    expect(html).toContain('<p>Use safeParse <sup><a href="#user-content-fn-1"');
+    const quoted = '“return User.parse(x); } ``` # Parse &#x3C;b>throws&#x3C;/b> [2]”';
+    expect(html.slice(html.indexOf('<li id="user-content-fn-1">'))).toContain(`<p>${quoted}`);
+  });
 });

@@ -2,7 +2,7 @@
  * Exporting as one self-contained HTML file: the Markdown export rendered (GFM, footnotes as links
  * to anchors), inline CSS, no scripts. Raw HTML in an answer is shown as the text it is, never
  * passed through (so an exported file can never run anything) and never dropped (so no words of
- * the answer are lost, as they would be inside a dropped HTML block).
+ * the answer are lost, as they would be inside a dropped HTML block). Links keep only safe URLs (links.ts).
  */
 import type { Root } from 'hast';
 import { toHtml } from 'hast-util-to-html';
@@ -10,6 +10,7 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { toHast } from 'mdast-util-to-hast';
 import { gfm } from 'micromark-extension-gfm';
+import { dropUnsafeUrls } from './links';
 
 const STYLE = `
   body { font: 16px/1.6 system-ui, -apple-system, "Segoe UI", "Noto Sans CJK SC", "PingFang SC", sans-serif; max-width: 46rem; margin: 2rem auto; padding: 0 1rem; color: #1d1d1f; }
@@ -27,6 +28,8 @@ export function markdownToHtmlDocument(markdown: string, title: string, lang: st
   const noRawHtml = { disable: { null: ['htmlFlow', 'htmlText'] } };
   const mdast = fromMarkdown(markdown, { extensions: [gfm(), noRawHtml], mdastExtensions: [gfmFromMarkdown()] });
   const hast = toHast(mdast, { allowDangerousHtml: false, footnoteLabel: lang.startsWith('zh') ? '来源' : 'Sources' }) as Root;
+  // The Markdown export has had its unsafe links taken out already; this also covers any other Markdown.
+  dropUnsafeUrls(hast);
   const body = toHtml(hast);
   return `<!doctype html>
 <html lang="${lang}">

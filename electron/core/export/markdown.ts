@@ -4,7 +4,10 @@
  * plain text — an export never turns a number the model made up into a source.
  */
 import type { ChatMessage, Conversation } from '../../../shared/chat-models';
+import { closeOpenFences } from '../../../shared/citations';
+import { quoteInline } from '../../../shared/markdown-text';
 import type { Passage } from '../../../shared/models';
+import { safeMarkdownLinks } from './links';
 
 /** Longest quote in a footnote, in characters. */
 const QUOTE_MAX = 600;
@@ -13,15 +16,11 @@ const QUOTE_MAX = 600;
 export function sourceLine(p: Passage): string {
   const parts = [`\`${p.pagePath}\``];
   const pdf = p.provenance.pdfPages;
+  const headings = p.provenance.headingPath.map((h) => quoteInline(h));
   if (pdf) parts.push(pdf[0] === pdf[1] ? `p. ${pdf[0]}` : `pp. ${pdf[0]}–${pdf[1]}`);
-  else if (p.provenance.headingPath.length) parts.push(p.provenance.headingPath.join(' › '));
+  else if (headings.length) parts.push(headings.join(' › '));
   if (p.provenance.lines) parts.push(`lines ${p.provenance.lines[0]}–${p.provenance.lines[1]}`);
-  return `${p.title} — ${parts.join(', ')}`;
-}
-
-function quoteOf(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  return flat.length > QUOTE_MAX ? `${flat.slice(0, QUOTE_MAX)}…` : flat;
+  return `${quoteInline(p.title)} — ${parts.join(', ')}`;
 }
 
 /** Footnote ids handed out across one export, so two answers never share a label. */
@@ -45,7 +44,7 @@ export function footnotedAnswer(message: ChatMessage, counter: FootnoteCounter):
       id = counter.take();
       ids.set(n, id);
       const p = turn.passages[n - 1]!;
-      notes.push(`[^${id}]: “${quoteOf(p.text)}”\n    ${sourceLine(p)}`);
+      notes.push(`[^${id}]: “${quoteInline(p.text, QUOTE_MAX)}”\n    ${sourceLine(p)}`);
     }
     return id;
   };
@@ -63,6 +62,8 @@ export function footnotedAnswer(message: ChatMessage, counter: FootnoteCounter):
     at = m.end;
   }
   body += message.content.slice(at);
+  // A fence the answer never closed would run over everything after it, footnotes included.
+  body = closeOpenFences(body);
   if (turn.status === 'cancelled') body += '\n\n_(stopped before the end)_';
   return { body, notes };
 }
@@ -103,5 +104,5 @@ export function toMarkdown(source: ExportSource): string {
     notes.push(...answer.notes);
   }
   if (notes.length) parts.push(notes.join('\n\n'));
-  return `${parts.join('\n\n')}\n`;
+  return safeMarkdownLinks(`${parts.join('\n\n')}\n`);
 }
