@@ -81,7 +81,7 @@ describe('parseCitationMarkers', () => {
 describe('closeOpenFences', () => {
   // [name, text, expected]
   const rows: [string, string, string][] = [
-    ['closes an unclosed fence at the end of its paragraph', 'x\n```js\nf [1]\n\ny [2]', 'x\n```js\nf [1]\n```\n\ny [2]'],
+    ['closes an unclosed fence at its paragraph end', 'x\n```js\nf [1]\n\ny [2]', 'x\n```js\nf [1]\n```\n\ny [2]'],
     ['repeats the indent and the run', '1. a\n   ~~~~\n   b\n\nc', '1. a\n   ~~~~\n   b\n   ~~~~\n\nc'],
     ['closes a fence that runs to the end', 'a\n```\nb', 'a\n```\nb\n```'],
     ['leaves closed fences alone', '```\na\n\nb\n```\nc', '```\na\n\nb\n```\nc'],

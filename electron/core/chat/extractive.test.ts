@@ -67,7 +67,7 @@ describe('extractiveAnswer', () => {
 
   it('keeps a URL in the reason from running into the Chinese text after it', () => {
     const { text } = extractiveAnswer('怎么用 safeParse？', [], 'Ollama is not reachable at http://127.0.0.1:9');
-    expect(text).toContain('没有正在运行的语言模型（Ollama is not reachable at `http://127.0.0.1:9`），以下是');
+    expect(text).toContain('（Ollama is not reachable at `http://127.0.0.1:9`），以下是');
     const all = nodes(render(text));
     expect(all.some((n) => n.type === 'link')).toBe(false);
     expect(all.find((n) => n.type === 'inlineCode')).toMatchObject({ value: 'http://127.0.0.1:9' });

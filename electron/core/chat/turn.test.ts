@@ -2,15 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventNames, startChatBench, type ChatBench } from './testing/chat-fixture';
-
-// Pages cut inside code blocks, as in issue #12: "safeParse vs parse" without Ollama lost [1] and [2].
-const CODE_DOCS: Record<string, string> = {
-  'parse.md': '  return User.parse(input); // safeParse vs parse\n}\n```\n\nsafeParse vs parse: parse throws a ZodError.\n',
-  'safe-parse.md': 'safeParse returns { success } and never throws, unlike parse.\n\n```ts\nconst r = User.safeParse(input);\n',
-  'issues.md': 'After safeParse, read `error.issues`; parse puts them in the ZodError it throws.\n',
-  'coerce.md': 'z.coerce runs before parse and safeParse alike. ``` is how Markdown opens a fence.\n',
-  'refine.md': '# Refinements\n\nrefine checks run inside parse and safeParse; <b>async</b> ones need parseAsync [9].\n',
-};
+import { CODE_DOCS } from './testing/code-docs';
 
 let bench: ChatBench | null = null;
 afterEach(async () => {
@@ -214,7 +206,8 @@ describe('a chat turn', () => {
     expect(eventNames(out)).toEqual(['turn.started', 'search.started', 'search.done', 'answer.token', 'answer.done']);
     const turn = out.message!.turn!;
     expect(turn.status).toBe('llm_unavailable');
-    expect(out.message!.content).toMatch(/No language model is running \(Ollama is not reachable at `http:\/\/127\.0\.0\.1:9`\)/);
+    const why = /No language model is running \(Ollama is not reachable at `http:\/\/127\.0\.0\.1:9`\)/;
+    expect(out.message!.content).toMatch(why);
     expect(out.message!.content).toContain('`ollama serve`');
     expect(out.message!.content.match(/`ollama serve`/g)).toHaveLength(1);
     expect(turn.citations.length).toBeGreaterThan(0);
@@ -224,7 +217,7 @@ describe('a chat turn', () => {
     expect(status).toMatchObject({ ok: true, value: { reachable: false } });
   });
 
-  it('cites every quoted passage when the top one begins inside a code fence, and exports a footnote each', async () => {
+  it('cites every passage when the top one begins inside a code fence; exports a footnote each', async () => {
     bench = await startChatBench({ ollamaDown: true, docs: CODE_DOCS });
     const out = await bench.ask('safeParse vs parse');
     const turn = out.message!.turn!;

@@ -21,7 +21,7 @@ describe('answerMarkdown', () => {
   // [name, answer, expected chips as [marker, number]]
   const rows: [string, string, [number, number][]][] = [
     ['plain markers', 'Three times [1], two seconds [2].', [[0, 1], [1, 2]]],
-    ['a fence the model never closes ends at its paragraph', 'It quotes:\n```ts\nparse(x) [9]\n\nsafeParse [1], parse [2].', [
+    ['a fence never closed ends at its paragraph', 'It quotes:\n```ts\nparse(x) [9]\n\nsafeParse [1], parse [2].', [
       [0, 1], [1, 2],
     ]],
     ['a tilde fence never closed', '~~~\nconst a = b[1];\n\nSee [1].', [[0, 1]]],

@@ -1,0 +1,47 @@
+/**
+ * Citation chips survive passages cut inside code blocks (issue #12): without Ollama every quoted
+ * passage keeps its chip, and a model answer that opens a fence and never closes it still shows the
+ * chips after that paragraph.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CODE_DOCS } from '../electron/core/chat/testing/code-docs';
+import { expect, test } from './fixtures';
+import { addFolderAndIndex, ask, createKb, lastAnswer, showScreen, waitTurnEnded } from './helpers';
+
+test.beforeEach(async ({ page, served }) => {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sift-e2e-zod-'));
+  for (const [name, text] of Object.entries(CODE_DOCS)) fs.writeFileSync(path.join(folder, name), text);
+  await page.goto(served.url);
+  await createKb(page, 'Zod');
+  await addFolderAndIndex(page, folder);
+  await showScreen(page, 'Chat');
+});
+
+test('without Ollama, every quoted passage keeps its chip, even one cut in code', async ({ page, served }) => {
+  await served.ollama.close();
+  await ask(page, 'safeParse vs parse');
+  await waitTurnEnded(page, /^Answered with passages only/);
+  const answer = lastAnswer(page);
+  for (let n = 1; n <= Object.keys(CODE_DOCS).length; n++) {
+    await expect(answer.getByRole('button', { name: new RegExp(`^Citation ${n}: `) })).toHaveCount(1);
+  }
+  // Quoted code and HTML stay text: no code block, no bold from the passage.
+  await expect(answer.locator('pre, b')).toHaveCount(0);
+  await expect(answer).toContainText('<b>async</b> ones need parseAsync [9]');
+});
+
+test('a fence the model never closes ends at its paragraph; the chips after it work', async ({ page, served }) => {
+  const content = 'It quotes:\n```ts\nUser.parse(input) [3]\n\nUse safeParse [1] or parse [2].';
+  served.ollama.onChat({ chunks: [{ content }] });
+  await ask(page, 'safeParse vs parse');
+  await waitTurnEnded(page);
+  const answer = lastAnswer(page);
+  await expect(answer.locator('pre')).toHaveCount(1);
+  await expect(answer.locator('pre')).toContainText('User.parse(input) [3]');
+  for (const n of [1, 2]) {
+    await expect(answer.getByRole('button', { name: new RegExp(`^Citation ${n}: `) })).toHaveCount(1);
+  }
+  await expect(answer.getByRole('button', { name: /^Citation 3: / })).toHaveCount(0);
+});
