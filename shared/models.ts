@@ -95,6 +95,35 @@ export const PageSummary = z.object({
 });
 export type PageSummary = z.infer<typeof PageSummary>;
 
+/** One file of a knowledge base as the manifest lists it (`pages.manifest`, `sift manifest`). */
+export const ManifestRow = z.object({
+  /** The file on disk: the folder joined with `relPath`. */
+  sourcePath: z.string(),
+  folder: z.string(),
+  relPath: z.string(),
+  /** Bytes, and modification time (ISO 8601), as last read. */
+  size: z.number().int(),
+  mtime: z.string(),
+  /** sha256 of the file's bytes, hex; null when the file was never read in full (skipped). */
+  sha256: z.string().nullable(),
+  status: z.enum(['indexed', 'failed', 'skipped']),
+  /** Why it failed or was skipped. */
+  reason: z.string().nullable(),
+  indexedAt: z.string(),
+  /** The wiki page made from it (`wiki/…`), its title and the parser that read it; null without a page. */
+  page: z.string().nullable(),
+  title: z.string().nullable(),
+  parser: z.string().nullable(),
+  encoding: z.string().nullable(),
+  chunks: z.number().int(),
+  embeddedChunks: z.number().int(),
+  /** `current`: every chunk has a vector of the knowledge base's model; `pending`: some wait; `none`: no vectors. */
+  vectors: z.enum(['current', 'pending', 'none']),
+  /** Version status of the document, when known (not read yet: always null). */
+  version: z.string().nullable(),
+});
+export type ManifestRow = z.infer<typeof ManifestRow>;
+
 /** A heading inside a page's text. */
 export const PageHeading = z.object({ start: z.number().int(), end: z.number().int(), level: z.number().int(), text: z.string() });
 

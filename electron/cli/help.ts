@@ -19,6 +19,8 @@ Indexing and pages:
                               --watch keeps indexing changes until Ctrl+C
   pages KB [--json]           list the knowledge base's wiki pages
   page KB wiki/PATH [--json]  show one page: text, sections, chunks with offsets
+  manifest KB [--json]        every file: source path, size, time, sha256, parser, encoding,
+                              chunks, and whether its vectors are current
 
 Search:
   search KB "QUERY" [--top-k N] [--mode hybrid|keyword|vector] [--json]
