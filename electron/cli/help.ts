@@ -34,6 +34,11 @@ Evaluation:
                               knowledge base and print Hit@5, Recall@5/20, MRR@10, nDCG@10
                               overall and per category, and latency; --top-k default 20
 
+Other agents (MCP):
+  mcp [--kb KB]...            serve Sift's tools (search, get_context, read_page, list_pages,
+                              list_knowledge_bases) and pages over MCP on stdin/stdout;
+                              --kb limits what the agent sees (repeat for several)
+
 Chat:
   ask KB "QUESTION" [--model M] [--ollama-host URL] [--conversation ID] [--json]
                               answer from the knowledge base with a local Ollama model,
