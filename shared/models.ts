@@ -176,7 +176,8 @@ export const Passage = z.object({
   /** sha256 (hex) of `text`, recomputable by any client. */
   contentHash: z.string(),
   provenance: Provenance,
-  hitReason: z.enum(['explicit', 'title', 'body']),
+  /** `kb_meta`: a page describing the whole knowledge base (README, overview…), for questions about all of it. */
+  hitReason: z.enum(['explicit', 'title', 'body', 'kb_meta']),
   /** Stage figures; null where a stage did not find this passage (never a made-up 0). */
   keywordRank: z.number().int().nullable(),
   keywordScore: z.number().nullable(),
