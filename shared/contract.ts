@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { ChatMessage, Citation, Conversation, Decision, LlmStatus, Reference } from './chat-models';
 import { Settings, SettingsPatch } from './settings';
-import { AppInfo, Evidence, Folder, IngestStatus, KnowledgeBase, ModelProgress, PageDetail, PageSummary, SearchMode, SearchResult } from './models';
+import { AppInfo, Evidence, Folder, IngestStatus, KnowledgeBase, ModelProgress, ManifestRow, PageDetail, PageSummary, SearchMode, SearchResult } from './models';
 
 /** Declare one operation: its argument schema and its result schema. */
 function op<A extends z.ZodType, R extends z.ZodType>(args: A, result: R) {
@@ -89,6 +89,8 @@ export const operations = {
   ),
 
   'pages.list': op(z.object({ kb: KbRef }), z.array(PageSummary)),
+  /** Every file of a knowledge base with its fingerprint, parser, chunk count and vector status. */
+  'pages.manifest': op(z.object({ kb: KbRef }), z.array(ManifestRow)),
   'search.query': op(
     z.object({
       kb: KbRef,

@@ -95,6 +95,35 @@ export const PageSummary = z.object({
 });
 export type PageSummary = z.infer<typeof PageSummary>;
 
+/** One file of a knowledge base as the manifest lists it (`pages.manifest`, `sift manifest`). */
+export const ManifestRow = z.object({
+  /** The file on disk: the folder joined with `relPath`. */
+  sourcePath: z.string(),
+  folder: z.string(),
+  relPath: z.string(),
+  /** Bytes, and modification time (ISO 8601), as last read. */
+  size: z.number().int(),
+  mtime: z.string(),
+  /** sha256 of the file's bytes, hex; null when the file was never read in full (skipped). */
+  sha256: z.string().nullable(),
+  status: z.enum(['indexed', 'failed', 'skipped']),
+  /** Why it failed or was skipped. */
+  reason: z.string().nullable(),
+  indexedAt: z.string(),
+  /** The wiki page made from it (`wiki/…`), its title and the parser that read it; null without a page. */
+  page: z.string().nullable(),
+  title: z.string().nullable(),
+  parser: z.string().nullable(),
+  encoding: z.string().nullable(),
+  chunks: z.number().int(),
+  embeddedChunks: z.number().int(),
+  /** `current`: every chunk has a vector of the knowledge base's model; `pending`: some wait; `none`: no vectors. */
+  vectors: z.enum(['current', 'pending', 'none']),
+  /** Version status of the document, when known (not read yet: always null). */
+  version: z.string().nullable(),
+});
+export type ManifestRow = z.infer<typeof ManifestRow>;
+
 /** A heading inside a page's text. */
 export const PageHeading = z.object({ start: z.number().int(), end: z.number().int(), level: z.number().int(), text: z.string() });
 
@@ -147,7 +176,8 @@ export const Passage = z.object({
   /** sha256 (hex) of `text`, recomputable by any client. */
   contentHash: z.string(),
   provenance: Provenance,
-  hitReason: z.enum(['explicit', 'title', 'body']),
+  /** `kb_meta`: a page describing the whole knowledge base (README, overview…), for questions about all of it. */
+  hitReason: z.enum(['explicit', 'title', 'body', 'kb_meta']),
   /** Stage figures; null where a stage did not find this passage (never a made-up 0). */
   keywordRank: z.number().int().nullable(),
   keywordScore: z.number().nullable(),

@@ -19,6 +19,8 @@ Indexing and pages:
                               --watch keeps indexing changes until Ctrl+C
   pages KB [--json]           list the knowledge base's wiki pages
   page KB wiki/PATH [--json]  show one page: text, sections, chunks with offsets
+  manifest KB [--json]        every file: source path, size, time, sha256, parser, encoding,
+                              chunks, and whether its vectors are current
 
 Search:
   search KB "QUERY" [--top-k N] [--mode hybrid|keyword|vector] [--json]
@@ -31,6 +33,11 @@ Evaluation:
                               queries.jsonl and qrels/S.tsv, S default test) into a throw-away
                               knowledge base and print Hit@5, Recall@5/20, MRR@10, nDCG@10
                               overall and per category, and latency; --top-k default 20
+
+Other agents (MCP):
+  mcp [--kb KB]...            serve Sift's tools (search, get_context, read_page, list_pages,
+                              list_knowledge_bases) and pages over MCP on stdin/stdout;
+                              --kb limits what the agent sees (repeat for several)
 
 Chat:
   ask KB "QUESTION" [--model M] [--ollama-host URL] [--conversation ID] [--json]

@@ -1,5 +1,5 @@
-/** The CLI's indexing and page commands: `ingest`, `pages`, `page`. */
-import type { IngestStatus } from '../../shared/models';
+/** The CLI's indexing and page commands: `ingest`, `pages`, `page`, `manifest`. */
+import type { IngestStatus, ManifestRow } from '../../shared/models';
 import { call, need, printJson, table, type Command } from './command';
 
 /** The summary printed when a run ends. */
@@ -73,6 +73,17 @@ export const ingestCommands: Record<string, Command> = {
       return 0;
     },
   },
+  manifest: {
+    words: 1,
+    async run({ sift, args, flags, io }) {
+      const [kb] = need(args, ['kb']);
+      const rows = await call(sift, 'pages.manifest', { kb: kb! });
+      if (flags.json) return printJson(io, rows);
+      if (rows.length === 0) io.out('No files yet. Add a folder and run: sift ingest KB');
+      else io.out(table([MANIFEST_HEAD, ...rows.map(manifestLine)]));
+      return 0;
+    },
+  },
   page: {
     words: 1,
     async run({ sift, args, flags, io }) {
@@ -87,3 +98,14 @@ export const ingestCommands: Record<string, Command> = {
     },
   },
 };
+
+const MANIFEST_HEAD = ['SOURCE', 'PAGE', 'STATUS', 'PARSER', 'ENCODING', 'BYTES', 'MODIFIED', 'SHA256', 'CHUNKS', 'VECTORS'];
+
+/** One manifest row as table cells; the hash is shortened (the JSON has it whole). */
+function manifestLine(r: ManifestRow): string[] {
+  return [
+    r.sourcePath, r.page ?? '-', r.status === 'indexed' ? r.status : `${r.status}: ${r.reason ?? ''}`, r.parser ?? '-',
+    r.encoding ?? '-', String(r.size), r.mtime.slice(0, 19).replace('T', ' '), r.sha256?.slice(0, 12) ?? '-',
+    String(r.chunks), r.vectors === 'pending' ? `pending ${r.embeddedChunks}/${r.chunks}` : r.vectors,
+  ];
+}

@@ -12,6 +12,7 @@ import { searchCommands } from './search-commands';
 import { evalCommands } from './eval-commands';
 import { chatCommands } from './chat-commands';
 import { exportCommands } from './export-commands';
+import { mcpCommands } from './mcp-commands';
 import { HELP } from './help';
 import { UsageError } from './usage';
 
@@ -33,9 +34,10 @@ const OPTIONS = {
   format: { type: 'string' },
   out: { type: 'string' },
   message: { type: 'string' },
+  kb: { type: 'string', multiple: true },
 } as const;
 
-const commands = { ...kbCommands, ...ingestCommands, ...searchCommands, ...evalCommands, ...chatCommands, ...exportCommands };
+const commands = { ...kbCommands, ...ingestCommands, ...searchCommands, ...evalCommands, ...chatCommands, ...exportCommands, ...mcpCommands };
 
 /** Run the CLI with `argv` (without node and script) and return the exit code. */
 export async function runCli(argv: string[], io: CommandIo = defaultIo()): Promise<number> {

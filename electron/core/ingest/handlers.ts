@@ -3,10 +3,11 @@ import type { Handlers } from '../../../shared/contract';
 import type { CoreContext } from '../context';
 import { resolveKb } from '../kb/knowledge-bases';
 import type { Indexer } from './indexer';
+import { manifest } from './manifest';
 import { getPage, listPages } from './pages';
 
 /** Handlers for `ingest.*` and `pages.*`. */
-export function ingestHandlers(ctx: CoreContext, indexer: Indexer): Pick<Handlers, 'ingest.start' | 'ingest.status' | 'pages.list' | 'pages.get'> {
+export function ingestHandlers(ctx: CoreContext, indexer: Indexer): Pick<Handlers, 'ingest.start' | 'ingest.status' | 'pages.list' | 'pages.manifest' | 'pages.get'> {
   return {
     async 'ingest.start'({ kb }) {
       return indexer.start(resolveKb(ctx, kb).id);
@@ -16,6 +17,9 @@ export function ingestHandlers(ctx: CoreContext, indexer: Indexer): Pick<Handler
     },
     async 'pages.list'({ kb }) {
       return listPages(ctx.kbFiles.get(resolveKb(ctx, kb).id));
+    },
+    async 'pages.manifest'({ kb }) {
+      return manifest(ctx.kbFiles.get(resolveKb(ctx, kb).id));
     },
     async 'pages.get'({ kb, path }) {
       return getPage(ctx.kbFiles.get(resolveKb(ctx, kb).id), path);

@@ -63,7 +63,7 @@ function figure(value: number | null, digits = 0): string {
 
 function WhyFound({ passages }: { passages: Passage[] }) {
   const { t } = useTranslation();
-  const reason = { explicit: t('turn.hitExplicit'), title: t('turn.hitTitle'), body: t('turn.hitBody') } as const;
+  const reason = { explicit: t('turn.hitExplicit'), title: t('turn.hitTitle'), body: t('turn.hitBody'), kb_meta: t('turn.hitKbMeta') } as const;
   return (
     <details className="why-found">
       <summary>{t('turn.whyFound')}</summary>

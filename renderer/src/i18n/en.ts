@@ -119,6 +119,7 @@ export const en = {
     hitExplicit: 'you referenced it',
     hitTitle: 'title matches',
     hitBody: 'text matches',
+    hitKbMeta: 'describes the knowledge base',
   },
   steps: {
     searching: 'Searching…',

@@ -116,6 +116,7 @@ export const zhCN: Translation = {
     hitExplicit: '你引用了它',
     hitTitle: '标题匹配',
     hitBody: '正文匹配',
+    hitKbMeta: '知识库说明',
   },
   steps: {
     searching: '正在搜索…',

@@ -1,0 +1,30 @@
+/**
+ * `sift mcp`: Sift as an MCP server on standard input and output, the way desktop MCP clients
+ * (Claude Desktop, Cursor, VS Code) launch a tool. Standard output carries only the protocol;
+ * everything else goes to standard error.
+ */
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { createMcpServer } from '../hosts/mcp-host';
+import type { Command } from './command';
+import { UsageError } from './usage';
+
+/** MCP commands, keyed by their words. */
+export const mcpCommands: Record<string, Command> = {
+  mcp: {
+    words: 1,
+    async run({ sift, args, flags, io }) {
+      if (args.length > 0) throw new UsageError(`sift mcp takes no arguments (name knowledge bases with --kb), got "${args.join(' ')}"`);
+      const server = createMcpServer(sift, { kbs: flags.kb ?? [] });
+      const transport = new StdioServerTransport();
+      const closed = new Promise<void>((resolve) => {
+        transport.onclose = resolve;
+        process.stdin.once('end', resolve);
+      });
+      await server.connect(transport);
+      io.err(`sift mcp: serving ${flags.kb?.length ? flags.kb.join(', ') : 'every knowledge base'} on stdio`);
+      await closed;
+      await server.close();
+      return 0;
+    },
+  },
+};

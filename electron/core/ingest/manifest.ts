@@ -1,0 +1,69 @@
+/**
+ * The manifest of a knowledge base: one row per file Sift knows, with what it read (size, time, sha256
+ * of the bytes, parser, encoding) and what it made of it (page, chunks, whether their vectors are
+ * current). It is how a person or another agent checks what the index holds and how fresh it is.
+ */
+import path from 'node:path';
+import type Database from 'better-sqlite3';
+import type { ManifestRow } from '../../../shared/models';
+import { hasVectorTables, keywordOnlyReason, recordedModel } from './vectors';
+
+interface Row {
+  folder: string;
+  relPath: string;
+  size: number;
+  mtimeMs: number;
+  sha256: string | null;
+  status: ManifestRow['status'];
+  reason: string | null;
+  indexedAt: string;
+  path: string | null;
+  title: string | null;
+  kind: string | null;
+  encoding: string | null;
+  chunks: number;
+  embedded: number;
+}
+
+const ROWS = `
+  SELECT d.folder, d.rel_path AS relPath, d.size, d.mtime_ms AS mtimeMs, d.sha256, d.status, d.reason,
+         d.indexed_at AS indexedAt, p.path, p.title, p.kind, p.encoding,
+         (SELECT count(*) FROM chunks c WHERE c.page_id = p.id) AS chunks,
+         (SELECT count(*) FROM chunks c WHERE c.page_id = p.id AND c.embedded = 1) AS embedded
+  FROM documents d LEFT JOIN pages p ON p.document_id = d.id
+  ORDER BY d.folder, d.rel_path`;
+
+/**
+ * Every document of the knowledge base in folder and path order, failed and skipped ones included.
+ * `vectors` is `current` when every chunk has a vector of the recorded model, `pending` while some
+ * wait for one, and `none` for a keyword-only knowledge base or a document without a page.
+ */
+export function manifest(db: Database.Database): ManifestRow[] {
+  const vectorsExist = hasVectorTables(db) && recordedModel(db) !== null && keywordOnlyReason(db) === null;
+  const rows = db.prepare(ROWS).all() as Row[];
+  return rows.map((r) => ({
+    sourcePath: path.join(r.folder, r.relPath),
+    folder: r.folder,
+    relPath: r.relPath,
+    size: r.size,
+    mtime: new Date(r.mtimeMs).toISOString(),
+    sha256: r.sha256,
+    status: r.status,
+    reason: r.reason,
+    indexedAt: r.indexedAt,
+    page: r.path,
+    title: r.title,
+    parser: r.kind,
+    encoding: r.encoding,
+    chunks: r.chunks,
+    embeddedChunks: r.embedded,
+    vectors: vectorStatus(r, vectorsExist),
+    // Version metadata (current / superseded / expired) is not read yet; null says "unknown".
+    version: null,
+  }));
+}
+
+function vectorStatus(r: Row, vectorsExist: boolean): ManifestRow['vectors'] {
+  if (!vectorsExist || r.path === null || r.chunks === 0) return 'none';
+  return r.embedded === r.chunks ? 'current' : 'pending';
+}

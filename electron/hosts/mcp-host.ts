@@ -1,0 +1,166 @@
+/**
+ * Sift as an MCP server: the grounding tool other agents (Claude Desktop, Cursor, VS Code, scripts)
+ * call to search a person's folders and check the evidence. Built on the official MCP TypeScript SDK;
+ * every tool maps to one operation of the contract, its input schema is made from that operation's
+ * zod schema, and its result goes out both as JSON text and as `structuredContent`.
+ *
+ * It holds no logic of its own and changes no data: the tools read knowledge bases, pages and
+ * evidence. `kbs` narrows what an agent may see to the knowledge bases the person named.
+ */
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { operations, type OpArgs, type OpName, type OpResult } from '../../shared/contract';
+import { SiftError } from '../../shared/errors';
+import type { KnowledgeBase } from '../../shared/models';
+import type { Sift } from '../core';
+import { VERSION } from '../core/version';
+
+/** Options of {@link createMcpServer}. */
+export interface McpServerOptions {
+  /** Knowledge bases (ids or exact names) the agent may use; empty or omitted: all of them. */
+  kbs?: string[];
+}
+
+/** Longest page text `read_page` returns in one call, in characters; an agent pages on with `start`. */
+export const READ_PAGE_MAX = 20_000;
+
+const search = operations['search.query'].args.shape;
+const evidence = operations['evidence.get'].args.shape;
+
+/** Tool inputs, made from the contract's schemas (snake_case names, as MCP tools usually have). */
+const inputs = {
+  search: {
+    kb: search.kb.describe('knowledge base id or exact name (see list_knowledge_bases)'),
+    query: search.query.describe('what to look for; identifiers like E_CONN_RESET and Chinese words work'),
+    top_k: search.topK.describe('passages to return, 1–50 (default 5)'),
+    mode: search.mode.describe('hybrid (default), keyword or vector'),
+    scope: search.scope.describe('limit to pages (wiki/… paths), folders, or metadata values'),
+  },
+  getContext: {
+    kb: evidence.kb,
+    evidence_id: evidence.evidenceId.describe('a passage evidenceId from search'),
+    window: evidence.window.describe('characters of context on each side, 0–5000 (default 400)'),
+  },
+  readPage: {
+    kb: search.kb,
+    path: operations['pages.get'].args.shape.path.describe('a page path from search or list_pages, wiki/…'),
+    start: z.number().int().min(0).optional().describe('first character (default 0)'),
+    end: z.number().int().min(0).optional().describe(`end character (default start + ${READ_PAGE_MAX})`),
+  },
+  listPages: { kb: search.kb },
+};
+
+/** Create the MCP server over `sift`; connect it to a transport (stdio or Streamable HTTP). */
+export function createMcpServer(sift: Sift, options: McpServerOptions = {}): McpServer {
+  const server = new McpServer({ name: 'sift', version: VERSION });
+  const allowed = (options.kbs ?? []).filter((k) => k.trim() !== '');
+  const kbsOf = async (): Promise<KnowledgeBase[]> => {
+    const all = await must(sift, 'kb.list', {});
+    return allowed.length === 0 ? all : all.filter((kb) => allowed.includes(kb.id) || allowed.includes(kb.name));
+  };
+  /** The knowledge base's id when the agent may use it; `not_found` otherwise (the same for both). */
+  const kbId = async (ref: string): Promise<string> => {
+    const kb = (await kbsOf()).find((k) => k.id === ref || k.name === ref);
+    if (!kb) throw new SiftError('not_found', `no knowledge base has the id or name "${ref}"`);
+    return kb.id;
+  };
+  const readOnly = { readOnlyHint: true, openWorldHint: false };
+
+  server.registerTool(
+    'list_knowledge_bases',
+    { description: 'The knowledge bases (folders of a person\'s notes, papers, code) Sift can search.', annotations: readOnly },
+    async () => tool(async () => ({ knowledgeBases: await kbsOf() })),
+  );
+  server.registerTool(
+    'search',
+    {
+      description:
+        'Search a knowledge base (keywords and meaning). Each passage has an evidenceId, its page path, exact '
+        + 'character span, sha256 of its text, where it sits (headings, PDF pages, lines) and why it was found. '
+        + 'noExactMatch lists identifier-like query terms that occur nowhere in the knowledge base.',
+      inputSchema: inputs.search,
+      annotations: readOnly,
+    },
+    async (a) => tool(async () => must(sift, 'search.query', { kb: await kbId(a.kb), query: a.query, topK: a.top_k, mode: a.mode, scope: a.scope })),
+  );
+  server.registerTool(
+    'get_context',
+    {
+      description: 'A passage found by search, with text around it. contentHash is sha256 of the passage span of text.',
+      inputSchema: inputs.getContext,
+      annotations: readOnly,
+    },
+    async (a) => tool(async () => must(sift, 'evidence.get', { kb: await kbId(a.kb), evidenceId: a.evidence_id, window: a.window })),
+  );
+  server.registerTool(
+    'read_page',
+    { description: `Read a page's canonical text, or a span of it (at most ${READ_PAGE_MAX} characters a call).`, inputSchema: inputs.readPage, annotations: readOnly },
+    async (a) => tool(async () => readPage(sift, await kbId(a.kb), a.path, a.start, a.end)),
+  );
+  server.registerTool(
+    'list_pages',
+    {
+      description: 'Every file of a knowledge base: source path, page, size, time, sha256, parser, chunks, vector status.',
+      inputSchema: inputs.listPages,
+      annotations: readOnly,
+    },
+    async (a) => tool(async () => ({ pages: await must(sift, 'pages.manifest', { kb: await kbId(a.kb) }) })),
+  );
+
+  server.registerResource(
+    'page',
+    new ResourceTemplate('sift://{kb}/{+path}', {
+      list: async () => {
+        const resources = [];
+        for (const kb of await kbsOf()) {
+          for (const page of await must(sift, 'pages.list', { kb: kb.id })) {
+            resources.push({ uri: pageUri(kb.id, page.path), name: page.title, description: `${kb.name}: ${page.path}`, mimeType: 'text/plain' });
+          }
+        }
+        return { resources };
+      },
+    }),
+    { description: 'A page of a knowledge base, as its canonical text.', mimeType: 'text/plain' },
+    async (uri, variables): Promise<ReadResourceResult> => {
+      const kb = await kbId(String(variables.kb));
+      const page = await must(sift, 'pages.get', { kb, path: decodeURIComponent(String(variables.path)) });
+      return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: page.text }] };
+    },
+  );
+  return server;
+}
+
+/** The resource URI of a page: `sift://KB_ID/wiki/…`. */
+export function pageUri(kbId: string, pagePath: string): string {
+  return `sift://${kbId}/${pagePath.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+async function readPage(sift: Sift, kb: string, pagePath: string, start = 0, end?: number) {
+  const page = await must(sift, 'pages.get', { kb, path: pagePath });
+  const from = Math.min(start, page.text.length);
+  const to = Math.min(page.text.length, end ?? from + READ_PAGE_MAX, from + READ_PAGE_MAX);
+  return { path: page.path, title: page.title, kind: page.kind, length: page.text.length, start: from, end: Math.max(from, to), text: page.text.slice(from, Math.max(from, to)), headings: page.headings };
+}
+
+/** Call an operation; a failure becomes a thrown SiftError with the contract's code. */
+async function must<N extends OpName>(sift: Sift, op: N, args: OpArgs<N>): Promise<OpResult<N>> {
+  const result = await sift.invoke(op, args);
+  if (!result.ok) throw new SiftError(result.error.code, result.error.message);
+  return result.value as OpResult<N>;
+}
+
+/**
+ * A tool's answer: the payload as JSON text and as `structuredContent`, or an error result that
+ * names its code (an agent can act on `not_found` or `invalid_argument`; it never sees a stack).
+ */
+async function tool(run: () => Promise<object>): Promise<CallToolResult> {
+  try {
+    const value = await run();
+    return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value as Record<string, unknown> };
+  } catch (err) {
+    const code = err instanceof SiftError ? err.code : 'internal';
+    const message = err instanceof Error ? err.message : String(err);
+    return { isError: true, content: [{ type: 'text', text: `${code}: ${message}` }] };
+  }
+}
