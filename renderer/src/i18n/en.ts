@@ -247,7 +247,6 @@ export const en = {
     passageLines: 'Passage from lines {{from, number}}–{{to, number}}.',
     image: 'image',
     imageBlocked: 'Image not loaded (Sift shows no remote images): {{src}}',
-    resizeTree: 'Resize the page list',
     showIt: 'Show it',
     text: 'Page text',
     pdfPage: 'page {{page, number}}',

@@ -238,7 +238,6 @@ export const zhCN: Translation = {
     passageLines: '段落位于第 {{from, number}}–{{to, number}} 行。',
     image: '图片',
     imageBlocked: '图片未加载（Sift 不显示远程图片）：{{src}}',
-    resizeTree: '调整页面列表宽度',
     showIt: '定位到段落',
     text: '页面正文',
     pdfPage: '第 {{page, number}} 页',
