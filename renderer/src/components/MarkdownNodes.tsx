@@ -45,8 +45,9 @@ function renderNode(node: MdNode, key: number, headingOffset: number | null): Re
 
 function renderAtomic(node: MdElement, key: number): ReactNode {
   let inner: ReactNode;
-  if (node.tag === 'img') inner = <BlockedImage key={key} alt={String(node.attrs.alt ?? '')} src={String(node.attrs.src ?? '')} />;
-  else if (node.tag === 'input') inner = <input key={key} type="checkbox" checked={node.attrs.checked === true} disabled readOnly />;
+  const { alt, src, checked } = node.attrs;
+  if (node.tag === 'img') inner = <BlockedImage key={key} alt={String(alt ?? '')} src={String(src ?? '')} />;
+  else if (node.tag === 'input') inner = <input key={key} type="checkbox" checked={checked === true} disabled readOnly />;
   else if (node.tag === 'hr') return <hr key={key} className={node.marked ? 'passage' : undefined} />;
   else if (node.tag === 'br') return <br key={key} />;
   else return null;

@@ -73,7 +73,9 @@ function htmlAsText(node: MdastRoot | MdastParent): void {
 }
 
 /** Parents whose children are inline (phrasing) content. */
-const PHRASING_PARENTS = new Set(['paragraph', 'heading', 'tableCell', 'emphasis', 'strong', 'delete', 'link', 'linkReference']);
+const PHRASING_PARENTS = new Set([
+  'paragraph', 'heading', 'tableCell', 'emphasis', 'strong', 'delete', 'link', 'linkReference',
+]);
 
 interface Context {
   source: string;
@@ -104,7 +106,8 @@ function convertElement(node: HastElement, ctx: Context): MdElement {
   const attrs = attrsOf(node);
   const atomic = tag === 'img' || tag === 'hr' || tag === 'input';
   const marked = atomic && !!ctx.span && overlaps(inner.range, ctx.span);
-  const element: MdElement = { kind: 'element', tag, attrs, children: [], start: range?.[0] ?? null, end: range?.[1] ?? null, marked };
+  const [start, end] = range ?? [null, null];
+  const element: MdElement = { kind: 'element', tag, attrs, children: [], start, end, marked };
   element.children = convertChildren(node.children, inner);
   if (tag === 'a' && !WEB_LINK.test(String(attrs.href ?? ''))) {
     // Not a web link (javascript:, data:, a path inside the folder, an in-page anchor): plain text.
@@ -175,7 +178,9 @@ export function alignOffsets(value: string, source: string, [from, to]: [number,
 
 /** Plain text of rendered nodes (what a reader sees, without markup). */
 export function textOf(nodes: MdNode[]): string {
-  return nodes.map((n) => (n.kind === 'text' ? n.text : n.tag === 'img' ? String(n.attrs.alt ?? '') : textOf(n.children))).join('');
+  const one = (n: MdNode): string =>
+    n.kind === 'text' ? n.text : n.tag === 'img' ? String(n.attrs.alt ?? '') : textOf(n.children);
+  return nodes.map(one).join('');
 }
 
 /** True for page kinds whose text is Markdown source (the others keep their plain rendering). */

@@ -29,17 +29,24 @@ export function buildRoots(pages: PageSummary[]): TreeFolder[] {
   const first = new Set<string>();
   for (const page of pages) {
     let root = roots.get(page.folder);
-    if (!root) roots.set(page.folder, (root = { name: baseName(page.folder), key: page.folder, path: page.folder, folders: [], pages: [] }));
+    if (!root) {
+      root = { name: baseName(page.folder), key: page.folder, path: page.folder, folders: [], pages: [] };
+      roots.set(page.folder, root);
+    }
     if (page.path === `wiki/${page.relPath}`) first.add(page.folder);
     let node = root;
     for (const part of page.relPath.split('/').slice(0, -1)) {
       let next = node.folders.find((f) => f.name === part);
-      if (!next) node.folders.push((next = { name: part, key: `${node.key}/${part}`, path: null, folders: [], pages: [] }));
+      if (!next) {
+        next = { name: part, key: `${node.key}/${part}`, path: null, folders: [], pages: [] };
+        node.folders.push(next);
+      }
       node = next;
     }
     node.pages.push(page);
   }
-  const sorted = [...roots.values()].sort((a, b) => Number(first.has(b.key)) - Number(first.has(a.key)) || collator.compare(a.name, b.name));
+  const isFirst = (f: TreeFolder) => Number(first.has(f.key));
+  const sorted = [...roots.values()].sort((a, b) => isFirst(b) - isFirst(a) || collator.compare(a.name, b.name));
   sorted.forEach(sortFolder);
   return sorted;
 }
