@@ -7,7 +7,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PageDetail } from '../../../shared/models';
 import { client } from '../client';
-import { isMarkdownKind, renderMarkdown } from '../lib/page-markdown';
+import { isMarkdownKind, parseMarkdown, renderParsed, rendersAsMarkdown } from '../lib/page-markdown';
 import { pageSegments } from '../lib/page-segments';
 import { usePages, type PageTarget } from '../state/pages';
 import { Icon } from './Icon';
@@ -91,7 +91,7 @@ function PageText({ page, target }: { page: PageDetail; target: PageTarget }) {
   const { t } = useTranslation();
   const textRef = useRef<HTMLDivElement>(null);
   const span = target.span && target.span.end > target.span.start ? target.span : null;
-  const markdown = isMarkdownKind(page.kind);
+  const markdown = rendersAsMarkdown(page.kind, page.text.length);
 
   useEffect(() => {
     // Without a passage, start at the top (a new page should not keep the old scroll).
@@ -132,7 +132,9 @@ function PassageNote({ page, span, onShow }: { page: PageDetail; span: Span; onS
 }
 
 function MarkdownBody({ text, span }: { text: string; span: Span | null }) {
-  const nodes = useMemo(() => renderMarkdown(text, span), [text, span?.start, span?.end]);
+  // Parse once per text; another citation on the same page only re-marks the parsed tree.
+  const parsed = useMemo(() => parseMarkdown(text), [text]);
+  const nodes = useMemo(() => renderParsed(parsed, span), [parsed, span?.start, span?.end]);
   // The page's own `#` heading sits below the page title (h2): shift levels by two.
   return <MarkdownNodes nodes={nodes} headingOffset={2} />;
 }

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { alignOffsets, renderMarkdown, textOf, type MdElement, type MdNode } from './page-markdown';
+import {
+  alignOffsets, MARKDOWN_RENDER_LIMIT, parseMarkdown, renderMarkdown, renderParsed, rendersAsMarkdown, textOf,
+  type MdElement, type MdNode,
+} from './page-markdown';
 
 /** The rendered text inside <mark>s, joined. */
 function markedText(nodes: MdNode[]): string {
@@ -66,6 +69,22 @@ describe('renderMarkdown', () => {
     const nodes = renderMarkdown(source, { start: 4, end: 23 });
     expect(find(nodes, 'img')[0]?.marked).toBe(true);
     expect(markedText(renderMarkdown(source))).toBe('');
+  });
+});
+
+describe('rendersAsMarkdown', () => {
+  it('renders Markdown pages up to the limit and keeps other kinds and huge pages plain', () => {
+    expect(rendersAsMarkdown('markdown', MARKDOWN_RENDER_LIMIT)).toBe(true);
+    expect(rendersAsMarkdown('markdown', MARKDOWN_RENDER_LIMIT + 1)).toBe(false);
+    for (const kind of ['text', 'pdf', 'code', 'docx', 'html']) expect(rendersAsMarkdown(kind, 10)).toBe(false);
+  });
+
+  it('reuses one parse for different highlights', () => {
+    const source = '# A\n\nfirst part\n\nsecond part\n';
+    const parsed = parseMarkdown(source);
+    const at = (word: string) => ({ start: source.indexOf(word), end: source.indexOf(word) + word.length });
+    expect(markedText(renderParsed(parsed, at('first')))).toBe('first');
+    expect(markedText(renderParsed(parsed, at('second')))).toBe('second');
   });
 });
 

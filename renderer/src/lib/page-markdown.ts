@@ -48,15 +48,43 @@ export const ALLOWED_TAGS = new Set([
 const WEB_LINK = /^(https?:|mailto:)/i;
 
 /**
- * Parse `source` as Markdown (CommonMark + GFM) and render it to nodes, marking the characters whose
- * source offsets fall in `highlight` (UTF-16 offsets into `source`; null for none).
+ * Largest page (in characters) rendered as Markdown; longer pages keep the plain rendering, whose
+ * highlight is exact too. Parsing runs on the UI thread at about 100,000 characters a second on a
+ * busy 2-core machine (measured with list- and table-heavy notes), so this bounds a freeze to about
+ * half a second. Default 60,000; sensible 20,000–200,000.
  */
-export function renderMarkdown(source: string, highlight: { start: number; end: number } | null = null): MdNode[] {
+export const MARKDOWN_RENDER_LIMIT = 60_000;
+
+/** True when a page is rendered as Markdown: a Markdown page no longer than {@link MARKDOWN_RENDER_LIMIT}. */
+export function rendersAsMarkdown(kind: string, length: number): boolean {
+  return isMarkdownKind(kind) && length <= MARKDOWN_RENDER_LIMIT;
+}
+
+/** A parsed Markdown source, reusable for any highlight (parsing is the costly part). */
+export interface ParsedMarkdown {
+  source: string;
+  tree: HastRoot;
+}
+
+/** Parse `source` as Markdown (CommonMark + GFM), raw HTML turned into text. */
+export function parseMarkdown(source: string): ParsedMarkdown {
   const mdast = fromMarkdown(source, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
   htmlAsText(mdast);
-  const hast = toHast(mdast) as HastRoot;
+  return { source, tree: toHast(mdast) as HastRoot };
+}
+
+/**
+ * Render parsed Markdown to nodes, marking the characters whose source offsets fall in
+ * `highlight` (UTF-16 offsets into the source; null for none).
+ */
+export function renderParsed(parsed: ParsedMarkdown, highlight: { start: number; end: number } | null = null): MdNode[] {
   const span = highlight && highlight.end > highlight.start ? highlight : null;
-  return convertChildren(hast.children, { source, span, range: [0, source.length] });
+  return convertChildren(parsed.tree.children, { source: parsed.source, span, range: [0, parsed.source.length] });
+}
+
+/** {@link parseMarkdown} then {@link renderParsed}. */
+export function renderMarkdown(source: string, highlight: { start: number; end: number } | null = null): MdNode[] {
+  return renderParsed(parseMarkdown(source), highlight);
 }
 
 /** Raw HTML is shown as the text it is: inline HTML becomes text, block HTML a paragraph of it. */
