@@ -21,8 +21,8 @@ describe('buildRoots', () => {
   });
 
   it('orders pages by file name numerically, the same way for every input order', () => {
-    const names = ['Note 10.md', 'Note 2.md', 'note 1.md', 'Apple.md'];
-    const expected = ['Apple.md', 'note 1.md', 'Note 2.md', 'Note 10.md'];
+    const names = ['Note 10.md', 'gateway.md', 'Note 2.md', '会议记录.txt', '部署指南.md', 'note 1.md', 'Apple.md'];
+    const expected = ['部署指南.md', '会议记录.txt', 'Apple.md', 'gateway.md', 'note 1.md', 'Note 2.md', 'Note 10.md'];
     for (const order of [names, [...names].reverse()]) {
       const [root] = buildRoots(order.map((n) => page('/f', '', n)));
       expect(root!.pages.map((p) => p.relPath)).toEqual(expected);

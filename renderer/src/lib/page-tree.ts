@@ -11,8 +11,9 @@ export interface TreeFolder {
   pages: PageSummary[];
 }
 
-// Numeric so "Note 2" comes before "Note 10"; the same order in every language.
-const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' });
+// Numeric so "Note 2" comes before "Note 10". One fixed locale, so the order does not change with
+// the UI language or the system's. Chinese collation: Chinese names first, by pinyin, then Latin.
+const collator = new Intl.Collator('zh-CN', { numeric: true, sensitivity: 'base' });
 
 /** The last part of a folder path (either slash), for a root's label. */
 export function baseName(folder: string): string {
