@@ -51,7 +51,7 @@ test('pages: a tree of the wiki, headings in the text, a filter that understands
 
   await tree.getByRole('button', { name: /部署指南/ }).click();
   const text = page.getByLabel('Page text');
-  await expect(text.getByRole('heading', { name: '## 环境准备' })).toBeVisible();
+  await expect(text.getByRole('heading', { name: '环境准备', exact: true })).toBeVisible();
   await expect(text).toContainText('部署前需要安装 Docker 和 Node.js 20。');
   await snap(page, testInfo, '03-page-with-headings');
 

@@ -3,30 +3,8 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PageSummary } from '../../../shared/models';
 import { matchPages } from '../lib/mention';
+import { baseName, buildRoots, fileOf, type TreeFolder } from '../lib/page-tree';
 import { Icon } from './Icon';
-
-interface TreeFolder {
-  name: string;
-  key: string;
-  folders: TreeFolder[];
-  pages: PageSummary[];
-}
-
-/** Group pages into folders by their path after `wiki/`. */
-function buildTree(pages: PageSummary[]): TreeFolder {
-  const root: TreeFolder = { name: '', key: 'wiki', folders: [], pages: [] };
-  for (const page of pages) {
-    const parts = page.path.replace(/^wiki\//, '').split('/');
-    let node = root;
-    for (const part of parts.slice(0, -1)) {
-      let next = node.folders.find((f) => f.name === part);
-      if (!next) node.folders.push((next = { name: part, key: `${node.key}/${part}`, folders: [], pages: [] }));
-      node = next;
-    }
-    node.pages.push(page);
-  }
-  return root;
-}
 
 /** Props of {@link PageTree}. */
 export interface PageTreeProps {
@@ -40,7 +18,7 @@ export interface PageTreeProps {
 export function PageTree({ pages, openPath, onOpen }: PageTreeProps) {
   const { t } = useTranslation();
   const [filter, setFilter] = useState('');
-  const tree = useMemo(() => buildTree(pages), [pages]);
+  const roots = useMemo(() => buildRoots(pages), [pages]);
   const matches = useMemo(() => (filter.trim() ? matchPages(pages, filter.trim(), 50) : null), [pages, filter]);
   return (
     <nav className="page-tree" aria-label={t('pages.tree')}>
@@ -63,7 +41,11 @@ export function PageTree({ pages, openPath, onOpen }: PageTreeProps) {
           </ul>
         )
       ) : (
-        <FolderChildren folder={tree} openPath={openPath} onOpen={onOpen} />
+        <ul className="tree-list tree-roots" role="list">
+          {roots.map((root) => (
+            <FolderItem key={root.key} folder={root} openPath={openPath} onOpen={onOpen} />
+          ))}
+        </ul>
       )}
     </nav>
   );
@@ -86,7 +68,13 @@ function FolderItem({ folder, openPath, onOpen }: { folder: TreeFolder; openPath
   const [expanded, setExpanded] = useState(true);
   return (
     <li>
-      <button type="button" className="tree-folder" aria-expanded={expanded} onClick={() => setExpanded(!expanded)}>
+      <button
+        type="button"
+        className={folder.path ? 'tree-folder tree-root' : 'tree-folder'}
+        aria-expanded={expanded}
+        title={folder.path ?? undefined}
+        onClick={() => setExpanded(!expanded)}
+      >
         <span className={expanded ? 'chevron open' : 'chevron'}>
           <Icon name="chevron" size={12} />
         </span>
@@ -99,20 +87,24 @@ function FolderItem({ folder, openPath, onOpen }: { folder: TreeFolder; openPath
 }
 
 function PageItem({ page, open, onOpen, showPath }: { page: PageSummary; open: boolean; onOpen(path: string): void; showPath?: boolean }) {
-  const file = page.path.split('/').pop() ?? page.path;
-  const stem = file.replace(/\.[^.]+$/, '');
+  const file = fileOf(page);
+  const title = page.title || file;
+  // Title on the first line, where the page lives on the second: both readable, nothing cut short.
+  const sub = showPath ? `${baseName(page.folder)}/${page.relPath}` : file;
   return (
     <li>
       <button
         type="button"
         className={open ? 'tree-page open' : 'tree-page'}
         aria-current={open ? 'page' : undefined}
-        title={page.path}
+        title={`${title}\n${page.path}`}
         onClick={() => onOpen(page.path)}
       >
         <Icon name="file" />
-        <span className="tree-label">{page.title || file}</span>
-        {(showPath || page.title !== stem) && <span className="tree-sub">{showPath ? page.path.replace(/^wiki\//, '') : file}</span>}
+        <span className="tree-text">
+          <span className="tree-label">{title}</span>
+          {sub !== title && <span className="tree-sub">{sub}</span>}
+        </span>
       </button>
     </li>
   );

@@ -1,15 +1,17 @@
 /**
- * One page: its canonical text with headings styled, optionally with a span highlighted and
- * scrolled into view. The text is not rendered as Markdown so offsets stay exact: the highlight
- * is `text.slice(start, end)`, nothing else.
+ * One page, optionally with a span highlighted and scrolled to. Markdown pages are rendered (the
+ * highlight follows the parser's source positions, see lib/page-markdown); plain text, PDF and code
+ * pages show their canonical text as it is, where the highlight is `text.slice(start, end)`.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PageDetail } from '../../../shared/models';
 import { client } from '../client';
+import { isMarkdownKind, parseMarkdown, renderParsed, rendersAsMarkdown } from '../lib/page-markdown';
 import { pageSegments } from '../lib/page-segments';
-import type { PageTarget } from '../state/pages';
+import { usePages, type PageTarget } from '../state/pages';
 import { Icon } from './Icon';
+import { MarkdownNodes } from './MarkdownNodes';
 import { Problem } from './Problem';
 
 /** Props of {@link PageView}. */
@@ -24,6 +26,7 @@ export function PageView({ target, onClose }: PageViewProps) {
   const { t } = useTranslation();
   const [page, setPage] = useState<PageDetail | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  const revision = usePages((s) => s.revision[target.kbId] ?? 0);
   useEffect(() => {
     let live = true;
     setProblem(null);
@@ -38,7 +41,7 @@ export function PageView({ target, onClose }: PageViewProps) {
     return () => {
       live = false;
     };
-  }, [target.kbId, target.path, t]);
+  }, [target.kbId, target.path, revision, t]);
 
   const shown = page && page.path === target.path ? page : null;
   return (
@@ -73,62 +76,98 @@ function PageMeta({ page }: { page: PageDetail }) {
   return <p className="page-meta">{facts.join(' · ')}</p>;
 }
 
+type Span = { start: number; end: number };
+
+/** Scroll `container` so the first highlighted line sits near its top (a tall passage shows its start). */
+function scrollToPassage(container: HTMLElement | null): boolean {
+  const mark = container?.querySelector('mark.passage');
+  if (!container || !mark) return false;
+  const top = mark.getBoundingClientRect().top - container.getBoundingClientRect().top + container.scrollTop;
+  container.scrollTo({ top: Math.max(0, top - 24) });
+  return true;
+}
+
 function PageText({ page, target }: { page: PageDetail; target: PageTarget }) {
   const { t } = useTranslation();
-  const markRef = useRef<HTMLElement | null>(null);
   const textRef = useRef<HTMLDivElement>(null);
   const span = target.span && target.span.end > target.span.start ? target.span : null;
-  const pdfStarts = new Map((page.pdfPages ?? []).map((p) => [p.start, p.page]));
-  const segments = pageSegments(page.text.length, page.headings, span, [...pdfStarts.keys()]);
-  const firstMarked = segments.findIndex((s) => s.highlighted);
+  const markdown = rendersAsMarkdown(page.kind, page.text.length);
 
   useEffect(() => {
-    // Center the passage; without one, start at the top (a new page should not keep the old scroll).
-    if (markRef.current) markRef.current.scrollIntoView({ block: 'center' });
-    else textRef.current?.scrollTo({ top: 0 });
+    // Without a passage, start at the top (a new page should not keep the old scroll).
+    if (!scrollToPassage(textRef.current)) textRef.current?.scrollTo({ top: 0 });
   }, [page.path, target.nonce]);
 
+  const className = markdown ? 'page-text page-md' : page.kind === 'code' ? 'page-text code' : 'page-text';
   return (
     <>
-      {span && (
-        <p className="passage-note">
-          {t('pages.highlighted', { start: span.start, end: span.end })}{' '}
-          <button type="button" className="link-button" onClick={() => markRef.current?.scrollIntoView({ block: 'center' })}>
-            {t('pages.showIt')}
-          </button>
-        </p>
-      )}
-      <div ref={textRef} className={page.kind === 'code' ? 'page-text code' : 'page-text'} aria-label={t('pages.text')} tabIndex={0}>
-        {segments.map((s, i) => {
-          const text = page.text.slice(s.start, s.end);
-          const label = pdfStarts.get(s.start);
-          let node = <>{text}</>;
-          if (s.highlighted) {
-            node = (
-              <mark ref={i === firstMarked ? (el) => void (markRef.current = el) : undefined} className="passage">
-                {node}
-              </mark>
-            );
-          }
-          if (s.heading !== null) {
-            node = (
-              <span className={`page-h page-h${Math.min(s.heading, 4)}`} role="heading" aria-level={Math.min(s.heading + 2, 6)}>
-                {node}
-              </span>
-            );
-          }
-          return (
-            <span key={s.start}>
-              {label !== undefined && label > 1 && (
-                <span className="pdf-page-label" aria-hidden="true">
-                  {t('pages.pdfPage', { page: label })}
-                </span>
-              )}
+      {span && <PassageNote page={page} span={span} onShow={() => scrollToPassage(textRef.current)} />}
+      <div ref={textRef} className={className} aria-label={t('pages.text')} tabIndex={0}>
+        {markdown ? <MarkdownBody text={page.text} span={span} /> : <PlainBody page={page} span={span} />}
+      </div>
+    </>
+  );
+}
+
+/** Where the passage is, in the reader's words: its section, PDF page or lines. */
+function PassageNote({ page, span, onShow }: { page: PageDetail; span: Span; onShow(): void }) {
+  const { t } = useTranslation();
+  const heading = [...page.headings].reverse().find((h) => h.start <= span.start && h.text.trim());
+  const pdf = page.pdfPages?.find((p) => p.start <= span.start && span.start < p.end);
+  let where: string = t('pages.passage');
+  if (heading) where = t('pages.passageInSection', { heading: heading.text.trim() });
+  else if (pdf) where = t('pages.passageOnPage', { page: pdf.page });
+  else if (!isMarkdownKind(page.kind)) {
+    const lineAt = (offset: number) => page.text.slice(0, offset).split('\n').length;
+    where = t('pages.passageLines', { from: lineAt(span.start), to: lineAt(Math.max(span.start, span.end - 1)) });
+  }
+  return (
+    <p className="passage-note">
+      {where}{' '}
+      <button type="button" className="link-button" onClick={onShow}>
+        {t('pages.showIt')}
+      </button>
+    </p>
+  );
+}
+
+function MarkdownBody({ text, span }: { text: string; span: Span | null }) {
+  // Parse once per text; another citation on the same page only re-marks the parsed tree.
+  const parsed = useMemo(() => parseMarkdown(text), [text]);
+  const nodes = useMemo(() => renderParsed(parsed, span), [parsed, span?.start, span?.end]);
+  // The page's own `#` heading sits below the page title (h2): shift levels by two.
+  return <MarkdownNodes nodes={nodes} headingOffset={2} />;
+}
+
+function PlainBody({ page, span }: { page: PageDetail; span: Span | null }) {
+  const { t } = useTranslation();
+  const pdfStarts = new Map((page.pdfPages ?? []).map((p) => [p.start, p.page]));
+  const segments = pageSegments(page.text.length, page.headings, span, [...pdfStarts.keys()]);
+  return (
+    <>
+      {segments.map((s) => {
+        const text = page.text.slice(s.start, s.end);
+        const label = pdfStarts.get(s.start);
+        let node = <>{text}</>;
+        if (s.highlighted) node = <mark className="passage">{node}</mark>;
+        if (s.heading !== null) {
+          node = (
+            <span className={`page-h page-h${Math.min(s.heading, 4)}`} role="heading" aria-level={Math.min(s.heading + 2, 6)}>
               {node}
             </span>
           );
-        })}
-      </div>
+        }
+        return (
+          <span key={s.start}>
+            {label !== undefined && label > 1 && (
+              <span className="pdf-page-label" aria-hidden="true">
+                {t('pages.pdfPage', { page: label })}
+              </span>
+            )}
+            {node}
+          </span>
+        );
+      })}
     </>
   );
 }

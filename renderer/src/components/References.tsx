@@ -2,10 +2,13 @@
  * What is under a finished answer: how the turn ended when that is worth saying, the references
  * list (built by code from the cited passages), and why each passage was found.
  */
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TurnInfo } from '../../../shared/chat-models';
 import type { Passage } from '../../../shared/models';
+import { isMarkdownPath, renderMarkdown } from '../lib/page-markdown';
 import { whereOf } from './CitationChip';
+import { MarkdownNodes } from './MarkdownNodes';
 
 /** Props of {@link TurnFooter}. */
 export interface TurnFooterProps {
@@ -46,7 +49,7 @@ export function TurnFooter({ turn, error, onOpenPassage }: TurnFooterProps) {
                   <span className="reference-path">{r.pagePath}</span>
                   {whereOf(r, t) && <span className="reference-where">{whereOf(r, t)}</span>}
                 </div>
-                <blockquote className="reference-quote">{r.quote}</blockquote>
+                <Quote text={r.quote} path={r.pagePath} />
               </li>
             ))}
           </ol>
@@ -54,6 +57,17 @@ export function TurnFooter({ turn, error, onOpenPassage }: TurnFooterProps) {
       )}
       {turn.passages.length > 0 && <WhyFound passages={turn.passages} />}
     </div>
+  );
+}
+
+/** A passage quote: rendered when it comes from a Markdown page, as written otherwise. */
+function Quote({ text, path }: { text: string; path: string }) {
+  const nodes = useMemo(() => (isMarkdownPath(path) ? renderMarkdown(text) : null), [text, path]);
+  if (!nodes) return <blockquote className="reference-quote">{text}</blockquote>;
+  return (
+    <blockquote className="reference-quote quote-md">
+      <MarkdownNodes nodes={nodes} headingOffset={null} />
+    </blockquote>
   );
 }
 

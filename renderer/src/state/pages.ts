@@ -19,6 +19,11 @@ interface PagesState {
   browsed: PageTarget | null;
   /** The page open beside the chat (a citation's source). */
   reader: PageTarget | null;
+  /**
+   * Per knowledge base, a number that grows each time an indexing run ends having written or
+   * removed pages (e.g. after a watched file changed): open pages re-fetch when it moves.
+   */
+  revision: Record<string, number>;
   load(kbId: string): Promise<void>;
   /** Open a page on the Pages screen. */
   browse(kbId: string, path: string, span?: { start: number; end: number } | null): void;
@@ -34,6 +39,7 @@ export const usePages = create<PagesState>((set, get) => ({
   pages: {},
   browsed: null,
   reader: null,
+  revision: {},
 
   async load(kbId) {
     const result = await client.invoke('pages.list', { kb: kbId });
@@ -61,5 +67,10 @@ client.subscribe('ingest.progress', (status) => {
   const ended = status.state === 'done' || status.state === 'error';
   if (!ended && last && (last.pages === status.pages || Date.now() - last.at < 1000)) return;
   lastLoad.set(status.kbId, { pages: status.pages, at: Date.now() });
+  // The events name no paths, so every open page of the knowledge base re-fetches (one cheap read).
+  if (status.state === 'done' && status.filesIndexed + status.filesRemoved > 0) {
+    const { revision } = usePages.getState();
+    usePages.setState({ revision: { ...revision, [status.kbId]: (revision[status.kbId] ?? 0) + 1 } });
+  }
   if (usePages.getState().pages[status.kbId] || ended) void usePages.getState().load(status.kbId);
 });
