@@ -27,9 +27,11 @@ test('without Ollama, every quoted passage keeps its chip, even one cut in code'
   for (let n = 1; n <= Object.keys(CODE_DOCS).length; n++) {
     await expect(answer.getByRole('button', { name: new RegExp(`^Citation ${n}: `) })).toHaveCount(1);
   }
-  // Quoted code and HTML stay text: no code block, no bold from the passage.
-  await expect(answer.locator('pre, b')).toHaveCount(0);
-  await expect(answer).toContainText('<b>async</b> ones need parseAsync [9]');
+  // Quoted code and HTML stay text in the answer: no code block, no bold from the passage. (The
+  // references below render each quote as Markdown, where a code block is a code block.)
+  const body = answer.locator('.answer-text');
+  await expect(body.locator('pre, b')).toHaveCount(0);
+  await expect(body).toContainText('<b>async</b> ones need parseAsync [9]');
 });
 
 test('a fence the model never closes ends at its paragraph; the chips after it work', async ({ page, served }) => {
@@ -38,8 +40,9 @@ test('a fence the model never closes ends at its paragraph; the chips after it w
   await ask(page, 'safeParse vs parse');
   await waitTurnEnded(page);
   const answer = lastAnswer(page);
-  await expect(answer.locator('pre')).toHaveCount(1);
-  await expect(answer.locator('pre')).toContainText('User.parse(input) [3]');
+  const body = answer.locator('.answer-text');
+  await expect(body.locator('pre')).toHaveCount(1);
+  await expect(body.locator('pre')).toContainText('User.parse(input) [3]');
   for (const n of [1, 2]) {
     await expect(answer.getByRole('button', { name: new RegExp(`^Citation ${n}: `) })).toHaveCount(1);
   }
