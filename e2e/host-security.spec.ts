@@ -50,7 +50,8 @@ async function startAttacker(sift: string): Promise<{ origin: string; seen: Seen
       const tries = [
         () => fetch(SIFT + '/api/invoke', { method: 'POST', credentials: 'include',
           headers: { 'content-type': 'application/json' }, body: ${invoke('kb.delete', { kb: 'Mine' })} }),
-        () => fetch(SIFT + '/api/invoke?token=guess', { method: 'POST', credentials: 'include', body: ${invoke('kb.list', {})} }),
+        () => fetch(SIFT + '/api/invoke?token=guess', { method: 'POST', credentials: 'include',
+          body: ${invoke('kb.list', {})} }),
         () => fetch(SIFT + '/api/events', { credentials: 'include' }).then((r) => r.text()),
         () => fetch(SIFT + '/', { credentials: 'include' }).then((r) => r.text()),
       ];
@@ -123,7 +124,7 @@ test('pages on another 127.0.0.1 port can neither obtain the token nor change an
   }
 });
 
-test('a link in an answer opens in a new tab with no Referer and no way back to the Sift tab', async ({ page, served }) => {
+test('a link in an answer opens in a new tab with no Referer and no way back to Sift', async ({ page, served }) => {
   const token = new URL(served.url).searchParams.get('token')!;
   const attacker = await startAttacker(new URL(served.url).origin);
   try {

@@ -23,10 +23,24 @@ async function boot(staticDir?: string): Promise<HttpHost> {
   return host;
 }
 
-/** One raw request (node:http, so any header can be set or left out); resolves with status, headers and body. */
-function raw(host: HttpHost, target: string, init: { method?: string; headers?: http.OutgoingHttpHeaders; body?: string | Buffer } = {}) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port: host.port, path: target, method: init.method ?? 'GET', headers: init.headers }, (res) => {
+interface RawInit {
+  method?: string;
+  headers?: http.OutgoingHttpHeaders;
+  body?: string;
+}
+
+interface RawAnswer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** One raw request (node:http, so any header can be set or left out). */
+function raw(host: HttpHost, target: string, init: RawInit = {}): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const { method = 'GET', headers } = init;
+    const options = { host: '127.0.0.1', port: host.port, path: target, method, headers };
+    const req = http.request(options, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (d: string) => (body += d));
@@ -41,12 +55,18 @@ function invokeBody(op: string, args: unknown = {}): string {
   return JSON.stringify({ op, args });
 }
 
+/** POST one operation to /api/invoke with exactly `headers`. */
+function post(host: HttpHost, op: string, args: unknown, headers: http.OutgoingHttpHeaders, target = '/api/invoke') {
+  return raw(host, target, { method: 'POST', headers, body: invokeBody(op, args) });
+}
+
+/** The token header and a JSON content type, as Sift's own page sends them. */
+function own(host: HttpHost): http.OutgoingHttpHeaders {
+  return { authorization: `Bearer ${host.token}`, 'content-type': 'application/json' };
+}
+
 async function kbNames(host: HttpHost): Promise<string[]> {
-  const res = await raw(host, '/api/invoke', {
-    method: 'POST',
-    headers: { authorization: `Bearer ${host.token}`, 'content-type': 'application/json' },
-    body: invokeBody('kb.list'),
-  });
+  const res = await post(host, 'kb.list', {}, own(host));
   return (JSON.parse(res.body) as { value: { name: string }[] }).value.map((kb) => kb.name);
 }
 
@@ -54,12 +74,12 @@ describe('the token travels only in a header', () => {
   it('refuses the token as a cookie, and in the query of an API call', async () => {
     const host = await boot();
     const json = { 'content-type': 'application/json' };
-    const byCookie = await raw(host, '/api/invoke', { method: 'POST', headers: { ...json, cookie: `sift_token=${host.token}` }, body: invokeBody('kb.create', { name: 'Cookie' }) });
-    expect(byCookie.status).toBe(401);
-    const byQuery = await raw(host, `/api/invoke?token=${host.token}`, { method: 'POST', headers: json, body: invokeBody('kb.create', { name: 'Query' }) });
+    const cookie = `sift_token=${host.token}`;
+    expect((await post(host, 'kb.create', { name: 'Cookie' }, { ...json, cookie })).status).toBe(401);
+    const byQuery = await post(host, 'kb.create', { name: 'Query' }, json, `/api/invoke?token=${host.token}`);
     expect(byQuery.status).toBe(401);
     expect((await raw(host, `/api/events?token=${host.token}`)).status).toBe(401);
-    expect((await raw(host, '/api/events', { headers: { cookie: `sift_token=${host.token}` } })).status).toBe(401);
+    expect((await raw(host, '/api/events', { headers: { cookie } })).status).toBe(401);
     expect(await kbNames(host)).toEqual([]);
   });
 
@@ -75,15 +95,9 @@ describe('the token travels only in a header', () => {
 });
 
 describe('requests from another origin change nothing', () => {
-  const auth = (host: HttpHost) => ({ authorization: `Bearer ${host.token}`, 'content-type': 'application/json' });
-
   it('refuses a form-style text/plain body, even with the token', async () => {
     const host = await boot();
-    const res = await raw(host, '/api/invoke', {
-      method: 'POST',
-      headers: { authorization: `Bearer ${host.token}`, 'content-type': 'text/plain' },
-      body: invokeBody('kb.create', { name: 'Form' }),
-    });
+    const res = await post(host, 'kb.create', { name: 'Form' }, { ...own(host), 'content-type': 'text/plain' });
     expect(res.status).toBe(415);
     expect(JSON.parse(res.body)).toMatchObject({ ok: false, error: { code: 'invalid_argument' } });
     expect(await kbNames(host)).toEqual([]);
@@ -96,17 +110,17 @@ describe('requests from another origin change nothing', () => {
     ['a cross-site fetch', { 'sec-fetch-site': 'cross-site' }],
   ])('refuses %s, even with the token', async (_name, headers) => {
     const host = await boot();
-    const res = await raw(host, '/api/invoke', { method: 'POST', headers: { ...auth(host), ...headers }, body: invokeBody('kb.create', { name: 'X' }) });
+    const res = await post(host, 'kb.create', { name: 'X' }, { ...own(host), ...headers });
     expect(res.status).toBe(403);
     expect(JSON.parse(res.body)).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
-    expect((await raw(host, '/api/events', { headers: { ...auth(host), ...headers } })).status).toBe(403);
+    expect((await raw(host, '/api/events', { headers: { ...own(host), ...headers } })).status).toBe(403);
     expect(await kbNames(host)).toEqual([]);
   });
 
   it("accepts Sift's own origin", async () => {
     const host = await boot();
-    const headers = { ...auth(host), origin: host.origin, 'sec-fetch-site': 'same-origin' };
-    const res = await raw(host, '/api/invoke', { method: 'POST', headers, body: invokeBody('kb.create', { name: 'Own' }) });
+    const headers = { ...own(host), origin: host.origin, 'sec-fetch-site': 'same-origin' };
+    const res = await post(host, 'kb.create', { name: 'Own' }, headers);
     expect(res.status).toBe(200);
     expect(await kbNames(host)).toEqual(['Own']);
   });
@@ -115,7 +129,9 @@ describe('requests from another origin change nothing', () => {
 describe('a browser without the token', () => {
   it('gets a page saying how to open Sift, in English and Chinese; an API client gets JSON', async () => {
     const dir = tempDir();
-    fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>Sift</title><div id="root"></div><script type="module" src="/app.js"></script>');
+    const script = '<script type="module" src="/app.js"></script>';
+    const index = `<!doctype html><title>Sift</title><div id="root"></div>${script}`;
+    fs.writeFileSync(path.join(dir, 'index.html'), index);
     fs.writeFileSync(path.join(dir, 'app.js'), 'export {};');
     const host = await boot(dir);
     const page = await raw(host, '/', { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
@@ -127,10 +143,10 @@ describe('a browser without the token', () => {
     expect(page.body).toContain('/?token=');
     expect(page.body).not.toContain(host.token);
     // The app's page around the note, so a reloaded tab that holds the token starts the app.
-    expect(page.body).toContain('<script type="module" src="/app.js">');
+    expect(page.body).toContain(script);
     // The app's own files hold no secret; anyone may load them.
     expect((await raw(host, '/app.js')).status).toBe(200);
-    const api = await raw(host, '/api/invoke', { method: 'POST', headers: { accept: 'application/json', 'content-type': 'application/json' }, body: invokeBody('kb.list') });
+    const api = await post(host, 'kb.list', {}, { accept: 'application/json', 'content-type': 'application/json' });
     expect(api.status).toBe(401);
     expect(JSON.parse(api.body)).toMatchObject({ ok: false, error: { code: 'unauthorized' } });
   });
@@ -154,11 +170,13 @@ describe('bad requests get 4xx answers with a code', () => {
       body: big,
     });
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ ok: false, error: { code: 'invalid_argument', message: 'request body exceeds 1048576 bytes' } });
+    const error = { code: 'invalid_argument', message: 'request body exceeds 1048576 bytes' };
+    expect(await res.json()).toEqual({ ok: false, error });
     expect(await kbNames(host)).toEqual([]);
   });
 
-  it.each(['/%E0%A4%A', '/api/%E0%A4%A', '/assets/%ZZ.js'])('answers the bad path %s with 400 and no stack', async (target) => {
+  const badPaths = ['/%E0%A4%A', '/api/%E0%A4%A', '/assets/%ZZ.js'];
+  it.each(badPaths)('answers the bad path %s with 400 and no stack', async (target) => {
     const host = await boot(tempDir());
     const res = await raw(host, target, { headers: { authorization: `Bearer ${host.token}` } });
     expect(res.status).toBe(400);
@@ -169,17 +187,19 @@ describe('bad requests get 4xx answers with a code', () => {
 
   it('refuses search.query with too many refs at once, with a clear message', async () => {
     const host = await boot();
-    const headers = { authorization: `Bearer ${host.token}`, 'content-type': 'application/json' };
-    await raw(host, '/api/invoke', { method: 'POST', headers, body: invokeBody('kb.create', { name: 'Notes' }) });
+    await post(host, 'kb.create', { name: 'Notes' }, own(host));
     const refs = Array.from({ length: 50_000 }, (_, i) => `wiki/p${i}.md`);
+    const search = (list: string[]) => post(host, 'search.query', { kb: 'Notes', query: 'x', refs: list }, own(host));
     const t0 = performance.now();
-    const res = await raw(host, '/api/invoke', { method: 'POST', headers, body: invokeBody('search.query', { kb: 'Notes', query: 'x', refs }) });
+    const res = await search(refs);
     expect(res.status).toBe(400);
-    expect(JSON.parse(res.body)).toMatchObject({ ok: false, error: { code: 'invalid_argument', message: expect.stringContaining('at most 100 page references') } });
+    const tooMany = { code: 'invalid_argument', message: expect.stringContaining('at most 100 page references') };
+    expect(JSON.parse(res.body)).toMatchObject({ ok: false, error: tooMany });
     expect(performance.now() - t0).toBeLessThan(5000);
-    const tooLong = await raw(host, '/api/invoke', { method: 'POST', headers, body: invokeBody('search.query', { kb: 'Notes', query: 'x', refs: ['wiki/' + 'a'.repeat(2000)] }) });
-    expect(JSON.parse(tooLong.body)).toMatchObject({ error: { message: expect.stringContaining('longer than 1,000 characters') } });
-    const fine = await raw(host, '/api/invoke', { method: 'POST', headers, body: invokeBody('search.query', { kb: 'Notes', query: 'x', refs: refs.slice(0, 100) }) });
+    const tooLong = await search(['wiki/' + 'a'.repeat(2000)]);
+    const long = expect.stringContaining('longer than 1,000');
+    expect(JSON.parse(tooLong.body)).toMatchObject({ error: { message: long } });
+    const fine = await search(refs.slice(0, 100));
     expect(fine.status).toBe(200);
   });
 });

@@ -21,7 +21,15 @@ import path from 'node:path';
 import type { Sift } from '../core';
 import { fail, type Result } from '../../shared/errors';
 import { CONTENT_SECURITY_POLICY } from './csp';
-import { bearerToken, crossOriginReason, hostAllowed, isJsonBody, readBody, requestTarget, sameToken } from './http-guards';
+import {
+  bearerToken,
+  crossOriginReason,
+  hostAllowed,
+  isJsonBody,
+  readBody,
+  requestTarget,
+  sameToken,
+} from './http-guards';
 import { lockedPageHtml } from './locked-page';
 
 /** Options of {@link startHttpHost}. */
