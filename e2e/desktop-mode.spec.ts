@@ -16,18 +16,40 @@ import { citingReply } from './replies';
 async function installBridge(page: Page, picks: string[]): Promise<void> {
   await page.addInitScript(`(() => {
     const picks = ${JSON.stringify(picks)};
-    const source = { current: null };
+    // The bridge authorises itself as the app's own script does: the token in a header, never a cookie.
+    const headers = { authorization: 'Bearer ' + new URLSearchParams(location.search).get('token') };
+    const listeners = new Map();
+    let streaming = false;
+    async function stream() {
+      const res = await fetch('/api/events', { headers });
+      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffer = '';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        buffer += value;
+        let end;
+        while ((end = buffer.indexOf('\\n\\n')) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const event = /^event: (.*)$/m.exec(block)?.[1];
+          const data = /^data: (.*)$/m.exec(block)?.[1];
+          if (event && data) for (const fn of listeners.get(event) ?? []) fn(JSON.parse(data));
+        }
+      }
+    }
     window.sift = {
       async invoke(op, args) {
         if (op === 'app.pickFolder') return { ok: true, value: { supported: true, path: picks.shift() ?? null } };
-        const res = await fetch('/api/invoke', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ op, args }) });
+        const res = await fetch('/api/invoke', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ op, args }) });
         return res.json();
       },
       subscribe(event, listener) {
-        source.current ??= new EventSource('/api/events');
-        const handler = (e) => listener(JSON.parse(e.data));
-        source.current.addEventListener(event, handler);
-        return () => source.current.removeEventListener(event, handler);
+        if (!listeners.has(event)) listeners.set(event, new Set());
+        listeners.get(event).add(listener);
+        if (!streaming) void stream();
+        streaming = true;
+        return () => listeners.get(event).delete(listener);
       },
     };
   })()`);

@@ -20,9 +20,11 @@ test('the renderer boots against the browser host, lists and creates knowledge b
   await page.screenshot({ path: testInfo.outputPath('created.png') });
 });
 
-test('a page opened without the token is refused', async ({ page, served }) => {
+test('a page opened without the token is refused, and says how to open Sift in English and Chinese', async ({ page, served }) => {
   const origin = new URL(served.url).origin;
   const response = await page.goto(origin + '/');
   expect(response?.status()).toBe(401);
-  await expect(page.locator('body')).toContainText('unauthorized');
+  await expect(page.getByRole('heading', { name: 'Open Sift with the link it printed' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: '请用 Sift 打印的链接打开' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'No knowledge base yet' })).toHaveCount(0);
 });

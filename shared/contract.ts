@@ -105,8 +105,14 @@ export const operations = {
           metadata: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
         })
         .optional(),
-      /** Explicit page references besides any `[[wiki/…]]` in the query. */
-      refs: z.array(z.string()).optional(),
+      /**
+       * Explicit page references besides any `[[wiki/…]]` in the query: at most 100, each at most 1,000
+       * characters (every one is read in full; an unbounded list let one request hold the host for seconds).
+       */
+      refs: z
+        .array(z.string().max(1000, 'a page reference is longer than 1,000 characters'))
+        .max(100, 'at most 100 page references are allowed')
+        .optional(),
     }),
     SearchResult,
   ),

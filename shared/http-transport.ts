@@ -9,7 +9,7 @@ import { fail, isErrorCode, type Result } from './errors';
 export interface HttpTransportOptions {
   /** Origin of the loopback host, e.g. `http://127.0.0.1:5123`. Default: the page's own origin. */
   baseUrl?: string;
-  /** The host's per-start token. In a browser the cookie set by the start URL is used instead. */
+  /** The host's per-start token, sent as `Authorization: Bearer` on every request (events too). */
   token?: string;
   /** Delay before reconnecting a dropped event stream, in ms. Default 1000 (range 100–30000). */
   reconnectMs?: number;

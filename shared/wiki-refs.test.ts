@@ -40,3 +40,41 @@ describe('parseWikiRefs', () => {
     expect(parsed.text).toBe(text);
   });
 });
+
+describe('parseWikiRefs on large input', () => {
+  /** Fastest of a few runs of `work` in ms; stops early once a run is far too slow (the old quadratic code). */
+  function fastest(work: () => void): number {
+    let best = Infinity;
+    for (let run = 0; run < 5; run++) {
+      const t0 = performance.now();
+      work();
+      best = Math.min(best, performance.now() - t0);
+      if (best > 2000) break;
+    }
+    return best;
+  }
+
+  // Each shape made one of the old loops quadratic: `includes` over accepted refs, `some` over rejected
+  // ones, and regexes anchored at the end of a growing string or of a long run of spaces.
+  const shapes: [string, (n: number) => string][] = [
+    ['distinct references', (n) => Array.from({ length: n / 20 }, (_, i) => `[[wiki/p${i}.md]] w`).join(' ')],
+    ['distinct rejected references', (n) => Array.from({ length: n / 10 }, (_, i) => `[[b${i}]]`).join(' ')],
+    ['a long run of spaces before a reference', (n) => ' '.repeat(n) + 'x[[wiki/a.md]]'],
+  ];
+
+  it.each(shapes)('%s: one 200k-character input costs about as much as ten of 20k, and well under 2 s', (_name, make) => {
+    const small = make(20_000);
+    const large = make(200_000);
+    const tenSmall = (): void => {
+      for (let i = 0; i < 10; i++) parseWikiRefs(small);
+    };
+    // Warm up the JIT on both sizes before measuring (a first run is several times slower).
+    tenSmall();
+    parseWikiRefs(large);
+    const smallMs = Math.max(fastest(tenSmall), 1);
+    const largeMs = fastest(() => parseWikiRefs(large));
+    expect(largeMs).toBeLessThan(2000);
+    // The same number of characters either way: linear gives about 1, quadratic about 10 or more.
+    expect(largeMs / smallMs).toBeLessThan(4);
+  }, 600_000);
+});

@@ -37,24 +37,44 @@ function rejection(path: string): string | null {
  * person wrote are still searched. Nothing here checks that the page exists.
  */
 export function parseWikiRefs(text: string): WikiRefs {
+  // Linear in the length of `text`: sets for "seen", and the kept text trimmed by index, not by regex on
+  // a growing string (a 200k-character message with thousands of references must not stall a host).
   const refs: string[] = [];
   const rejected: WikiRefs['rejected'] = [];
+  const seenRefs = new Set<string>();
+  const seenRejected = new Set<string>();
   let rest = '';
+  let last = '';
   let from = 0;
   for (const match of text.matchAll(REFERENCE)) {
     const path = match[1]!.split('|')[0]!.trim();
     const reason = rejection(path);
     if (reason) {
-      if (!rejected.some((r) => r.raw === match[0])) rejected.push({ raw: match[0], reason });
+      if (!seenRejected.has(match[0])) rejected.push({ raw: match[0], reason });
+      seenRejected.add(match[0]);
       continue;
     }
-    if (!refs.includes(path)) refs.push(path);
+    if (!seenRefs.has(path)) refs.push(path);
+    seenRefs.add(path);
     // Drop the reference and the spaces around it, leaving one space between the words it separated.
-    rest += text.slice(from, match.index).replace(/[ \t\u3000]+$/, '');
-    if (rest !== '' && !/\s$/.test(rest)) rest += ' ';
+    let end = match.index;
+    while (end > from && isBlank(text[end - 1]!)) end--;
+    if (end > from) {
+      rest += text.slice(from, end);
+      last = text[end - 1]!;
+    }
+    if (rest !== '' && !/\s/.test(last)) {
+      rest += ' ';
+      last = ' ';
+    }
     from = match.index + match[0].length;
-    while (/[ \t\u3000]/.test(text[from] ?? '')) from++;
+    while (from < text.length && isBlank(text[from]!)) from++;
   }
   rest += text.slice(from);
   return { refs, rejected, text: rest.trim() };
+}
+
+/** The blanks a reference takes with it: spaces, tabs and the ideographic space (not newlines). */
+function isBlank(char: string): boolean {
+  return char === ' ' || char === '\t' || char === '\u3000';
 }

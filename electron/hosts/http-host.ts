@@ -3,13 +3,17 @@
  *
  * - Binds 127.0.0.1 only, and refuses requests whose Host header is not that address or
  *   `localhost` (so a web page elsewhere cannot reach it through DNS rebinding).
- * - Every request must carry the random per-start token: `Authorization: Bearer <token>`, or the
- *   `sift_token` cookie that opening `/?token=<token>` sets (SameSite=Strict, HttpOnly).
- * - `POST /api/invoke {op, args}` → the core's Result; `GET /api/events` → one SSE stream of every
- *   event; anything else is a file of the built renderer (SPA fallback to index.html).
+ * - Every API request must carry the random per-start token as `Authorization: Bearer <token>`, and a
+ *   browser request must come from Sift's own origin (see http-guards.ts). No cookie: cookies ignore
+ *   ports, so one would reach every other server on 127.0.0.1 and ride along on their pages' requests.
+ * - Opening `/?token=<token>` serves the app; its script keeps the token in the tab's sessionStorage
+ *   and removes it from the address bar. Without the token a browser gets a page saying how to open
+ *   Sift (401). The built renderer's other files hold no secret and are served to anyone.
+ * - `POST /api/invoke {op, args}` (JSON only) → the core's Result; `GET /api/events` → one SSE stream
+ *   of every event.
  * It holds no logic of its own: validation and errors come from `sift.invoke`.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +21,16 @@ import path from 'node:path';
 import type { Sift } from '../core';
 import { fail, type Result } from '../../shared/errors';
 import { CONTENT_SECURITY_POLICY } from './csp';
+import {
+  bearerToken,
+  crossOriginReason,
+  hostAllowed,
+  isJsonBody,
+  readBody,
+  requestTarget,
+  sameToken,
+} from './http-guards';
+import { lockedPageHtml } from './locked-page';
 
 /** Options of {@link startHttpHost}. */
 export interface HttpHostOptions {
@@ -52,6 +66,21 @@ const TYPES: Record<string, string> = {
   '.woff2': 'font/woff2',
 };
 
+const UNAUTHORISED = 'this request lacks the Sift host token; open the URL Sift printed';
+
+/** Headers of every page and file served: no inline scripts, and no address sent on to other sites. */
+const PAGE_HEADERS = {
+  'content-security-policy': CONTENT_SECURITY_POLICY,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cache-control': 'no-store',
+};
+
+/** Whether a browser navigates here (it asks for HTML); API clients get JSON errors instead. */
+function acceptsHtml(req: http.IncomingMessage): boolean {
+  return (req.headers.accept ?? '').includes('text/html');
+}
+
 /** Start the host on 127.0.0.1 and resolve once it listens. */
 export async function startHttpHost(sift: Sift, options: HttpHostOptions = {}): Promise<HttpHost> {
   const token = options.token ?? randomBytes(24).toString('base64url');
@@ -71,21 +100,39 @@ export async function startHttpHost(sift: Sift, options: HttpHostOptions = {}): 
   });
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (!hostAllowed(req.headers.host, port)) return sendJson(res, 403, fail('unauthorized', 'requests must be addressed to 127.0.0.1'));
-    const queryToken = url.searchParams.get('token');
-    const authorised = sameToken(presentedToken(req) ?? queryToken, token);
-    if (!authorised) return sendJson(res, 401, fail('unauthorized', 'this request lacks the Sift host token; open the URL Sift printed'));
-    if (url.pathname === '/api/invoke' && req.method === 'POST') return invoke(req, res);
-    if (url.pathname === '/api/events' && req.method === 'GET') return openStream(req, res);
-    if (url.pathname.startsWith('/api/')) return sendJson(res, 404, fail('unknown_operation', `no such endpoint ${req.method} ${url.pathname}`));
-    if (queryToken) res.setHeader('set-cookie', `sift_token=${token}; Path=/; HttpOnly; SameSite=Strict`);
-    return serveStatic(url.pathname, res);
+    if (!hostAllowed(req.headers.host, port)) {
+      return sendJson(res, 403, fail('unauthorized', 'requests must be addressed to 127.0.0.1'));
+    }
+    const target = requestTarget(req.url);
+    if (!target) return sendJson(res, 400, fail('invalid_argument', 'the request path is not a valid URL path'));
+    if (target.pathname.startsWith('/api/')) return api(req, res, target.pathname);
+    if (serveAsset(target.pathname, res)) return;
+    // A navigation (or SPA route): the app for the start URL, the note on how to open Sift otherwise.
+    if (sameToken(target.search.get('token'), token)) return serveFile(appIndex(), res);
+    if (acceptsHtml(req)) return sendLockedPage(res);
+    return sendJson(res, 401, fail('unauthorized', UNAUTHORISED));
+  }
+
+  async function api(req: http.IncomingMessage, res: http.ServerResponse, pathname: string): Promise<void> {
+    if (!sameToken(bearerToken(req), token)) return sendJson(res, 401, fail('unauthorized', UNAUTHORISED));
+    const crossOrigin = crossOriginReason(req, port);
+    if (crossOrigin) return sendJson(res, 403, fail('unauthorized', crossOrigin));
+    if (pathname === '/api/invoke' && req.method === 'POST') return invoke(req, res);
+    if (pathname === '/api/events' && req.method === 'GET') return openStream(req, res);
+    return sendJson(res, 404, fail('unknown_operation', `no such endpoint ${req.method} ${pathname}`));
   }
 
   async function invoke(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    // A JSON content type cannot be sent by a plain form or a no-cors fetch from another page.
+    if (!isJsonBody(req)) {
+      req.resume();
+      return sendJson(res, 415, fail('invalid_argument', 'the request body must be sent as application/json'));
+    }
     const body = await readBody(req, maxBody);
-    if (body === null) return sendJson(res, 413, fail('invalid_argument', `request body exceeds ${maxBody} bytes`));
+    if (body === null) {
+      res.setHeader('connection', 'close');
+      return sendJson(res, 413, fail('invalid_argument', `request body exceeds ${maxBody} bytes`));
+    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(body);
@@ -111,20 +158,34 @@ export async function startHttpHost(sift: Sift, options: HttpHostOptions = {}): 
     });
   }
 
-  function serveStatic(pathname: string, res: http.ServerResponse): void {
-    if (!options.staticDir) return sendJson(res, 404, fail('not_found', 'this host serves the API only'));
+  /** Serve a file of the built renderer other than index.html; false when `pathname` names none. */
+  function serveAsset(pathname: string, res: http.ServerResponse): boolean {
+    if (!options.staticDir) return false;
     const root = path.resolve(options.staticDir);
-    const wanted = path.resolve(root, '.' + decodeURIComponent(pathname));
-    const inside = wanted === root || wanted.startsWith(root + path.sep);
-    const file = inside && isFile(wanted) ? wanted : path.join(root, 'index.html');
-    if (!isFile(file)) return sendJson(res, 404, fail('not_found', `the renderer is not built in ${root}; run npm run build:renderer`));
-    res.writeHead(200, {
-      'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-      'content-security-policy': CONTENT_SECURITY_POLICY,
-      'x-content-type-options': 'nosniff',
-      'cache-control': 'no-store',
-    });
+    const wanted = path.resolve(root, '.' + pathname);
+    const inside = wanted.startsWith(root + path.sep);
+    if (!inside || wanted === path.join(root, 'index.html') || !isFile(wanted)) return false;
+    serveFile(wanted, res);
+    return true;
+  }
+
+  function appIndex(): string | null {
+    return options.staticDir ? path.join(path.resolve(options.staticDir), 'index.html') : null;
+  }
+
+  function serveFile(file: string | null, res: http.ServerResponse): void {
+    if (!file) return sendJson(res, 404, fail('not_found', 'this host serves the API only'));
+    if (!isFile(file)) {
+      const where = path.dirname(file);
+      return sendJson(res, 404, fail('not_found', `the renderer is not built in ${where}; run npm run build:renderer`));
+    }
+    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', ...PAGE_HEADERS });
     fs.createReadStream(file).pipe(res);
+  }
+
+  function sendLockedPage(res: http.ServerResponse): void {
+    res.writeHead(401, { 'content-type': TYPES['.html']!, ...PAGE_HEADERS });
+    res.end(lockedPageHtml(options.staticDir));
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -146,24 +207,6 @@ export async function startHttpHost(sift: Sift, options: HttpHostOptions = {}): 
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-function hostAllowed(host: string | undefined, port: number): boolean {
-  return host === `127.0.0.1:${port}` || host === `localhost:${port}`;
-}
-
-function presentedToken(req: http.IncomingMessage): string | null {
-  const auth = req.headers.authorization;
-  if (auth?.startsWith('Bearer ')) return auth.slice(7);
-  const cookie = req.headers.cookie?.split(';').map((c) => c.trim()).find((c) => c.startsWith('sift_token='));
-  return cookie ? cookie.slice('sift_token='.length) : null;
-}
-
-function sameToken(given: string | null, expected: string): boolean {
-  if (!given) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 function statusOf(result: Result<unknown>): number {
@@ -188,22 +231,6 @@ function statusOf(result: Result<unknown>): number {
 function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
   res.end(JSON.stringify(body));
-}
-
-function readBody(req: http.IncomingMessage, max: number): Promise<string | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > max) {
-        resolve(null);
-        req.destroy();
-      } else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 function isFile(file: string): boolean {
