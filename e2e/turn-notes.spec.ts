@@ -23,10 +23,12 @@ test('a turn whose every round was a tool call says the model produced no answer
 });
 
 test('an answer with unreadable lines from the model server says it may be incomplete', async ({ page, served }) => {
-  served.ollama.onChat({ chunks: [{ content: 'The gateway waits ' }, { raw: '{"broken' }, { content: '30 seconds [1].' }] });
+  const chunks = [{ content: 'The gateway waits ' }, { raw: '{"broken' }, { content: '30 seconds [1].' }];
+  served.ollama.onChat({ chunks });
   await ask(page, 'How long until the gateway times out?');
   await waitTurnEnded(page, /^Done$/);
   const answer = lastAnswer(page);
   await expect(answer).toContainText('The gateway waits 30 seconds');
-  await expect(answer.getByText('Parts of the model’s output could not be read; the answer may be incomplete.')).toBeVisible();
+  const note = 'Parts of the model’s output could not be read; the answer may be incomplete.';
+  await expect(answer.getByText(note)).toBeVisible();
 });

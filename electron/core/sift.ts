@@ -160,7 +160,8 @@ export function createSift(config: SiftConfig): Sift {
 
 /** A knowledge base being deleted first stops its chat turns, so none writes into a conversation that is gone. */
 async function stopTurnsOfKb(turns: TurnRegistry, kbId: string): Promise<void> {
-  await turns.cancelKnowledgeBase(kbId, new TurnDiscarded('The knowledge base was deleted while this answer was being written.'));
+  const why = new TurnDiscarded('The knowledge base was deleted while this answer was being written.');
+  await turns.cancelKnowledgeBase(kbId, why);
 }
 
 function listKbIds(appDb: import('better-sqlite3').Database): string[] {

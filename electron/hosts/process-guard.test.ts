@@ -35,13 +35,13 @@ describe('the process guard of long-running hosts', () => {
     const run = await runGuarded("Promise.reject(new Error('FOREIGN KEY constraint failed'));");
     expect(run.out).toContain('still serving');
     expect(run.code).toBe(0);
-    expect(run.err).toMatch(/\[sift\] unhandled promise rejection \(still running\):[\s\S]*FOREIGN KEY constraint failed/);
+    expect(run.err).toMatch(/\[sift\] unhandled promise rejection \(still running\):[\s\S]*FOREIGN KEY/);
   });
 
   it('logs an uncaught exception and keeps the process running', async () => {
     const run = await runGuarded("setTimeout(() => { throw new Error('boom in a callback'); }, 10);");
     expect(run.out).toContain('still serving');
     expect(run.code).toBe(0);
-    expect(run.err).toMatch(/\[sift\] uncaught exception, uncaughtException \(still running\):[\s\S]*boom in a callback/);
+    expect(run.err).toMatch(/\[sift\] uncaught exception, uncaughtException \(still running\):[\s\S]*boom/);
   });
 });

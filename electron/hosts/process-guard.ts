@@ -14,5 +14,7 @@ export function installProcessGuard(log: (what: string, error: unknown) => void 
   if (installed) return;
   installed = true;
   process.on('unhandledRejection', (reason) => log('[sift] unhandled promise rejection (still running):', reason));
-  process.on('uncaughtException', (error, origin) => log(`[sift] uncaught exception, ${origin} (still running):`, error));
+  process.on('uncaughtException', (error, origin) => {
+    log(`[sift] uncaught exception, ${origin} (still running):`, error);
+  });
 }

@@ -32,7 +32,8 @@ async function start(): Promise<SiftClient> {
 }
 
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  return Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no ${what} within ${ms} ms`)), ms))]);
+  const late = new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no ${what} within ${ms} ms`)), ms));
+  return Promise.race([promise, late]);
 }
 
 /** Send a question; resolves once its first token arrived, with a promise of how the turn ended. */
@@ -71,7 +72,12 @@ describe('deleting while an answer streams, in a real sift serve process', () =>
     const end = await within(ended, 10_000, 'end of the turn');
     expect(end).toEqual({
       event: 'answer.failed',
-      payload: { turnId: sent.turnId, code: 'cancelled', message: expect.stringMatching(/conversation was deleted/), partial: null },
+      payload: {
+        turnId: sent.turnId,
+        code: 'cancelled',
+        message: expect.stringMatching(/conversation was deleted/),
+        partial: null,
+      },
     });
     expect(await client.call('conversations.list', { kb: kb.id })).toEqual([]);
     await expectStillServing(client);
@@ -84,7 +90,8 @@ describe('deleting while an answer streams, in a real sift serve process', () =>
     await client.call('kb.delete', { kb: kb.id });
     const end = await within(ended, 10_000, 'end of the turn');
     expect(end.event).toBe('answer.failed');
-    expect(end.payload).toMatchObject({ turnId: sent.turnId, code: 'cancelled', message: expect.stringMatching(/knowledge base was deleted/) });
+    const message = expect.stringMatching(/knowledge base was deleted/);
+    expect(end.payload).toMatchObject({ turnId: sent.turnId, code: 'cancelled', message });
     expect((await client.call('kb.list', {})).map((k) => k.name)).toEqual([]);
     await expectStillServing(client);
   });

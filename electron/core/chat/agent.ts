@@ -145,11 +145,17 @@ function fitText(text: string, room: number): string {
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? end - 1 : end);
 }
 
-async function streamRound(deps: AgentDeps, messages: LlmMessage[], tools: typeof TOOLS | undefined, result: AgentResult): Promise<Round> {
+async function streamRound(
+  deps: AgentDeps,
+  messages: LlmMessage[],
+  tools: typeof TOOLS | undefined,
+  result: AgentResult,
+): Promise<Round> {
   const round: Round = { text: '', calls: [], truncated: null };
   const { maxAnswerChars, maxAnswerTokens } = deps.limits;
   const options = { num_ctx: deps.numCtx, num_predict: maxAnswerTokens };
-  for await (const chunk of deps.llm.chat({ model: deps.model, messages, tools, think: deps.think, signal: deps.signal, options })) {
+  const request = { model: deps.model, messages, tools, think: deps.think, signal: deps.signal, options };
+  for await (const chunk of deps.llm.chat(request)) {
     if (chunk.type === 'token') {
       const text = fitText(chunk.text, maxAnswerChars - result.answer.length);
       round.text += text;
@@ -163,7 +169,8 @@ async function streamRound(deps: AgentDeps, messages: LlmMessage[], tools: typeo
     } else if (chunk.type === 'tool_calls') round.calls.push(...chunk.calls);
     else if (chunk.type === 'unreadable') {
       result.unreadableLines++;
-      console.warn(`[sift] turn ${deps.turnId}: dropped an unreadable line from the model server: ${chunk.line.slice(0, 200)}`);
+      const line = chunk.line.slice(0, 200);
+      console.warn(`[sift] turn ${deps.turnId}: dropped an unreadable line from the model server: ${line}`);
     } else if (chunk.type === 'done' && chunk.reason === 'length') {
       round.truncated = `The model stopped at its answer-length limit (num_predict ${maxAnswerTokens} tokens).`;
     }

@@ -50,7 +50,8 @@ export function chatHandlers(
     async 'conversations.delete'({ id }) {
       getConversation(db, id);
       // Its running turn stops first, so nothing is written into a conversation that is gone.
-      await deps.turns.cancelConversation(id, new TurnDiscarded('The conversation was deleted while this answer was being written.'));
+      const why = new TurnDiscarded('The conversation was deleted while this answer was being written.');
+      await deps.turns.cancelConversation(id, why);
       deleteConversation(db, id);
       return { id };
     },

@@ -29,10 +29,13 @@ describe('runTurn', () => {
     const seen: { event: string; payload: unknown }[] = [];
     events.onAny((event, payload) => seen.push({ event, payload }));
     const llm = createLlmClient({ host: ollama.url });
-    return { deps: { appDb, events, llm, logsDir: path.join(dir, 'logs'), settings, search: null, readPage: null }, seen };
+    const logsDir = path.join(dir, 'logs');
+    return { deps: { appDb, events, llm, logsDir, settings, search: null, readPage: null }, seen };
   }
 
-  const request = (conversationId: string) => ({ turnId: 't1', kbId: null, conversationId, message: 'Hello there, how are you?', history: [] });
+  const request = (conversationId: string) => ({
+    turnId: 't1', kbId: null, conversationId, message: 'Hello there, how are you?', history: [],
+  });
 
   it('resolves, and ends the turn with answer.failed, when storing the answer throws', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -43,7 +46,8 @@ describe('runTurn', () => {
     expect(stored).toBeNull();
     const last = seen.at(-1)!;
     expect(last.event).toBe('answer.failed');
-    expect(last.payload).toMatchObject({ turnId: 't1', code: 'internal', message: expect.stringContaining('FOREIGN KEY'), partial: null });
+    const message = expect.stringContaining('FOREIGN KEY');
+    expect(last.payload).toMatchObject({ turnId: 't1', code: 'internal', message, partial: null });
     deps.appDb.close();
   });
 

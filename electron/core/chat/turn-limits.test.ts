@@ -8,7 +8,8 @@ afterEach(async () => {
 });
 
 function chatBodies(b: ChatBench) {
-  return b.ollama.requests.filter((r) => r.path === '/api/chat').map((r) => r.body as { options?: Record<string, unknown> });
+  const chats = b.ollama.requests.filter((r) => r.path === '/api/chat');
+  return chats.map((r) => r.body as { options?: Record<string, unknown> });
 }
 
 const words = (n: number, word = 'word ') => Array.from({ length: n }, () => ({ content: word }));
@@ -52,12 +53,14 @@ describe('the limits of a chat turn', () => {
     bench = await startChatBench();
     bench.ollama.onChat({ chunks: [{ content: 'The client retries three' }], doneReason: 'length' });
     const out = await bench.ask('How often does the client retry?');
-    expect(out.message!.turn).toMatchObject({ status: 'truncated', warnings: [expect.stringContaining('num_predict 8192')] });
+    const warnings = [expect.stringContaining('num_predict 8192')];
+    expect(out.message!.turn).toMatchObject({ status: 'truncated', warnings });
   });
 
   it('marks a turn whose stream had unreadable lines as incomplete, keeping the readable text', async () => {
     bench = await startChatBench();
-    bench.ollama.onChat({ chunks: [{ content: 'Three ' }, { raw: '{"message": {"content": "ti' }, { content: 'times [1].' }] });
+    const broken = { raw: '{"message": {"content": "ti' };
+    bench.ollama.onChat({ chunks: [{ content: 'Three ' }, broken, { content: 'times [1].' }] });
     const out = await bench.ask('How often does the client retry?');
     expect(out.end).toBe('answer.done');
     expect(out.message!.content).toBe('Three times [1].');
@@ -78,7 +81,8 @@ describe('the limits of a chat turn', () => {
     const done = out.events.at(-1)!.payload as { decision: string };
     expect(done.decision).toBe('no_answer');
     expect(out.message!.turn).toMatchObject({ status: 'complete', decision: 'no_answer' });
-    expect(out.message!.turn!.warnings).toEqual([expect.stringContaining('no answer: it spent its 2 round(s) calling tools')]);
+    const why = expect.stringContaining('no answer: it spent its 2 round(s) calling tools');
+    expect(out.message!.turn!.warnings).toEqual([why]);
   });
 
   it('rejects a second chat.send with a running turn id, and the first stays cancellable', async () => {
@@ -88,7 +92,8 @@ describe('the limits of a chat turn', () => {
     const out = await bench.ask('What is the retry policy?', {
       during: async (turnId) => {
         const again = await b.sift.invoke('chat.send', { kb: b.kbId, message: 'Again?', turnId });
-        expect(again).toMatchObject({ ok: false, error: { code: 'conflict', message: expect.stringContaining(turnId) } });
+        const error = { code: 'conflict', message: expect.stringContaining(turnId) };
+        expect(again).toMatchObject({ ok: false, error });
         expect(await b.sift.invoke('chat.cancel', { turnId })).toEqual({ ok: true, value: { cancelled: true } });
       },
     });

@@ -34,7 +34,8 @@ describe('TurnRegistry', () => {
       await turns.close();
       await new Promise((r) => setTimeout(r, 50));
       expect(unhandled).toEqual([]);
-      expect(logged.mock.calls.map((c) => String(c[1])).sort()).toEqual(['Error: FOREIGN KEY constraint failed', 'Error: thrown at once']);
+      const errors = logged.mock.calls.map((c) => String(c[1])).sort();
+      expect(errors).toEqual(['Error: FOREIGN KEY constraint failed', 'Error: thrown at once']);
       expect(turns.runningFor('c1')).toBeNull();
     } finally {
       process.off('unhandledRejection', onUnhandled);

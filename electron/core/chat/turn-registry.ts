@@ -40,7 +40,8 @@ export class TurnRegistry {
   /** Throws SiftError `conflict` when a turn with this id is running. */
   assertFree(turnId: string): void {
     if (this.running.has(turnId)) {
-      throw new SiftError('conflict', `chat.send: a turn with the id ${turnId} is already running; send with a new turnId`);
+      const message = `chat.send: a turn with the id ${turnId} is already running; send with a new turnId`;
+      throw new SiftError('conflict', message);
     }
   }
 

@@ -135,7 +135,7 @@ async function answer(req: TurnRequest, deps: TurnDeps, signal: AbortSignal, st:
     st.firstTokenMs ??= Math.round(performance.now() - st.t0);
     deps.events.emit('answer.token', { turnId: req.turnId, text });
   };
-  st.picked = await pickModel(req, deps).catch((err: unknown) => ({ down: err instanceof Error ? err.message : String(err) }));
+  st.picked = await pickModel(req, deps).catch((err: unknown) => ({ down: messageOf(err) }));
   const picked = st.picked;
   const budget = contextBudget('model' in picked ? picked.window : null, deps.settings.contextPercent);
   st.retrieval = await retrieve(req, deps, st.trigger.search, budget);
@@ -172,16 +172,17 @@ async function answer(req: TurnRequest, deps: TurnDeps, signal: AbortSignal, st:
   if (result.unreadableLines > 0) {
     if (st.status === 'complete') st.status = 'incomplete';
     const lines = `${result.unreadableLines} line(s)`;
-    st.warnings.push(`${lines} of the model server's answer could not be read and were dropped; the answer may be incomplete.`);
+    st.warnings.push(`${lines} of the model server's answer could not be read and were dropped; it may be incomplete.`);
   }
 }
 
 /** Record why the work stopped: the turn's time limit (truncated), a cancel, or a failure. */
 function stopped(st: TurnState, err: unknown, deadline: AbortSignal, signal: AbortSignal, maxTurnMs: number): void {
-  st.failure = err instanceof SiftError ? err : new SiftError('internal', err instanceof Error ? err.message : String(err));
+  st.failure = err instanceof SiftError ? err : new SiftError('internal', messageOf(err));
   if (deadline.aborted && !signal.aborted && st.failure.code === 'cancelled') {
     st.status = 'truncated';
-    st.warnings.push(`The turn was stopped at its maximum time (${Math.round(maxTurnMs / 1000)} s); the answer so far is kept.`);
+    const seconds = Math.round(maxTurnMs / 1000);
+    st.warnings.push(`The turn was stopped at its maximum time (${seconds} s); the answer so far is kept.`);
     st.failure = null;
   } else st.status = st.failure.code === 'cancelled' ? 'cancelled' : 'failed';
 }
@@ -210,7 +211,7 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps, signal: AbortSig
   } catch (err) {
     // Storing can fail (the conversation deleted under the turn, a full disk); the turn still ends, once.
     console.error(`[sift] turn ${req.turnId}: could not store the answer:`, err);
-    const message = `The answer could not be stored: ${err instanceof Error ? err.message : String(err)}`;
+    const message = `The answer could not be stored: ${messageOf(err)}`;
     deps.events.emit('answer.failed', { turnId: req.turnId, code: 'internal', message, partial: null });
     return null;
   }
@@ -223,7 +224,8 @@ function finish(req: TurnRequest, deps: TurnDeps, st: TurnState, discarded: Turn
   const decision = decide(st.answer, citations, retrieval.state === 'empty');
   if (decision === 'no_answer' && status === 'complete') st.warnings.push(noAnswerWarning(st.toolRounds));
   const turn: TurnInfo = {
-    turnId: req.turnId, status, searched: retrieval.state !== 'none', trigger: st.trigger.reason, passages: retrieval.passages,
+    turnId: req.turnId, status, searched: retrieval.state !== 'none', trigger: st.trigger.reason,
+    passages: retrieval.passages,
     citations, references, decision, searchError: retrieval.error, model: 'model' in picked ? picked.model : null,
     timings: { totalMs: Math.round(performance.now() - st.t0), searchMs: retrieval.ms, firstTokenMs: st.firstTokenMs },
     ...(st.warnings.length > 0 ? { warnings: st.warnings } : {}),
@@ -231,9 +233,12 @@ function finish(req: TurnRequest, deps: TurnDeps, st: TurnState, discarded: Turn
   for (const warning of st.warnings) console.warn(`[sift] turn ${req.turnId}: ${warning}`);
   const keep = !discarded && (st.answer || status !== 'failed');
   const message = keep ? addMessage(deps.appDb, req.conversationId, 'assistant', st.answer, turn) : null;
-  if (discarded) deps.events.emit('answer.failed', { turnId: req.turnId, code: 'cancelled', message: discarded.message, partial: null });
-  else if (status === 'failed') deps.events.emit('answer.failed', { turnId: req.turnId, code: failure!.code, message: failure!.message, partial: message });
-  else deps.events.emit('answer.done', { turnId: req.turnId, message: message!, citations, references, decision });
+  const { turnId } = req;
+  if (discarded) {
+    deps.events.emit('answer.failed', { turnId, code: 'cancelled', message: discarded.message, partial: null });
+  } else if (failure && status === 'failed') {
+    deps.events.emit('answer.failed', { turnId, code: failure.code, message: failure.message, partial: message });
+  } else deps.events.emit('answer.done', { turnId, message: message!, citations, references, decision });
   appendRetrievalLog(deps.logsDir, {
     time: now(), conversationId: req.conversationId, kbId: req.kbId, messagePreview: req.message.slice(0, 120),
     triggered: st.trigger.search, trigger: st.trigger.reason, explicitRefs: retrieval.refs,
@@ -245,6 +250,10 @@ function finish(req: TurnRequest, deps: TurnDeps, st: TurnState, discarded: Turn
 }
 
 function noAnswerWarning(toolRounds: number): string {
-  if (toolRounds > 0) return `The model produced no answer: it spent its ${toolRounds} round(s) calling tools and never replied.`;
+  if (toolRounds > 0) return `The model produced no answer: it spent its ${toolRounds} round(s) calling tools.`;
   return 'The model produced no answer text.';
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }

@@ -8,11 +8,17 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** One streamed message of a scripted answer: a text token, a thinking token, or tool calls. */
+export type MockChunk =
+  | { content: string }
+  | { thinking: string }
+  | { toolCalls: { name: string; arguments: unknown }[] };
+
 /** One scripted answer to `/api/chat`. */
 export interface MockChatReply {
   /** NDJSON chunks to stream for /api/chat: text tokens, thinking tokens, tool calls (arguments may be any JSON value or
    *  a raw string, to simulate broken models), or a raw line sent as written (e.g. not JSON, a broken server). */
-  chunks: ({ content: string } | { thinking: string } | { toolCalls: { name: string; arguments: unknown }[] } | { raw: string })[];
+  chunks: (MockChunk | { raw: string })[];
   /** Delay between chunks in ms. Default 0. */
   delayMs?: number;
   /** Answer with this HTTP status and error body instead. */
@@ -269,7 +275,7 @@ function answerWhole(state: MockState, res: http.ServerResponse, model: MockMode
   res.end(JSON.stringify(whole));
 }
 
-function chatMessage(model: MockModel, chunk: Exclude<MockChatReply['chunks'][number], { raw: string }>, done: boolean) {
+function chatMessage(model: MockModel, chunk: MockChunk, done: boolean) {
   const message: Record<string, unknown> = { role: 'assistant', content: '' };
   if ('content' in chunk) message.content = chunk.content;
   if ('thinking' in chunk) message.thinking = chunk.thinking;
