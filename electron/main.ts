@@ -9,8 +9,10 @@ import { createSift, embeddingConfigFromEnv, ollamaHostFromEnv, type Sift } from
 import { IPC_EVENT, IPC_INVOKE } from '../shared/ipc';
 import { DEFAULT_SETTINGS } from '../shared/settings';
 import { CONTENT_SECURITY_POLICY } from './hosts/csp';
+import { installProcessGuard } from './hosts/process-guard';
 
 app.setName('Sift');
+installProcessGuard();
 
 /** Set by `npm run dev` only: the Vite dev server the window loads instead of the built files. */
 const DEV_SERVER_URL = process.env.SIFT_DEV_SERVER_URL ?? null;

@@ -35,15 +35,22 @@ export const Reference = z.object({
 });
 export type Reference = z.infer<typeof Reference>;
 
-/** How the turn ended up: it answered, found nothing relevant, or asked the person to clarify. */
-export const Decision = z.enum(['answered', 'refused', 'clarification']);
+/**
+ * How the turn ended up: it answered, found nothing relevant, asked the person to clarify, or
+ * produced no answer text at all (e.g. every round of the model was a tool call).
+ */
+export const Decision = z.enum(['answered', 'refused', 'clarification', 'no_answer']);
 export type Decision = z.infer<typeof Decision>;
 
 /** What a turn did, stored with the assistant's message. */
 export const TurnInfo = z.object({
   turnId: z.string(),
-  /** complete; cancelled (partial answer kept); failed (partial kept); llm_unavailable (extractive answer). */
-  status: z.enum(['complete', 'cancelled', 'failed', 'llm_unavailable']),
+  /**
+   * complete; cancelled (partial answer kept); failed (partial kept); llm_unavailable (extractive answer);
+   * truncated (cut at the maximum answer length or turn time, partial kept); incomplete (parts of the model's
+   * stream could not be read and were dropped). `warnings` says why.
+   */
+  status: z.enum(['complete', 'cancelled', 'failed', 'llm_unavailable', 'truncated', 'incomplete']),
   searched: z.boolean(),
   /** Why the turn did or did not search (trigger policy). */
   trigger: z.string(),
@@ -55,6 +62,9 @@ export const TurnInfo = z.object({
   searchError: z.string().nullable(),
   model: z.string().nullable(),
   timings: z.object({ totalMs: z.number(), searchMs: z.number().nullable(), firstTokenMs: z.number().nullable() }),
+  /** What went wrong without failing the turn, for people (answer cut, unreadable model output, no answer).
+   *  Absent on messages stored before it existed. */
+  warnings: z.array(z.string()).optional(),
 });
 export type TurnInfo = z.infer<typeof TurnInfo>;
 

@@ -45,6 +45,20 @@ export const Settings = z.object({
   topK: z.number().int('must be a whole number').min(1, 'must be at least 1').max(50, 'must be at most 50'),
   /** Files larger than this are skipped, in MB. Default 50 (1–2048). */
   maxFileMB: z.number().int('must be a whole number').min(1, 'must be at least 1').max(2048, 'must be at most 2048'),
+  /** Longest answer per model round, in tokens, sent to Ollama as `num_predict`; the answer text is also cut at
+   *  8 characters per token in case a server ignores it. Default 8192 (256–65536). */
+  maxAnswerTokens: z
+    .number()
+    .int('must be a whole number')
+    .min(256, 'must be at least 256')
+    .max(65536, 'must be at most 65536'),
+  /** Longest a chat turn may run, in seconds, before it is stopped with its partial answer kept.
+   *  Default 300 (10–3600). */
+  maxTurnSeconds: z
+    .number()
+    .int('must be a whole number')
+    .min(10, 'must be at least 10')
+    .max(3600, 'must be at most 3600'),
   /** UI language. Default: follow the system. */
   language: z.enum(['system', 'en', 'zh-CN']),
   /** UI theme. Default: follow the system. */
@@ -66,6 +80,8 @@ export const DEFAULT_SETTINGS: Settings = {
   searchBudget: 3,
   topK: 8,
   maxFileMB: 50,
+  maxAnswerTokens: 8192,
+  maxTurnSeconds: 300,
   language: 'system',
   theme: 'system',
 };

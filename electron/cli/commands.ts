@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ollamaHostFromEnv } from '../core';
 import { startHttpHost } from '../hosts/http-host';
+import { installProcessGuard } from '../hosts/process-guard';
 import { call, need, printJson, table, type Command } from './command';
 import { UsageError } from './usage';
 
@@ -75,6 +76,7 @@ export const kbCommands: Record<string, Command> = {
     async run({ sift, flags, io }) {
       const port = flags.port === undefined ? 0 : Number(flags.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, got ${flags.port}`);
+      installProcessGuard();
       const staticDir = flags.static ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../out/renderer');
       const host = await startHttpHost(sift, { port, staticDir });
       io.out(`Sift is running at ${host.url}`);

@@ -18,6 +18,8 @@ export interface ChatOverrides extends Partial<ChatSettings> {
 }
 
 const MB = 1024 * 1024;
+/** A token is rarely longer than this many characters, so a server ignoring `num_predict` is still cut near it. */
+const CHARS_PER_TOKEN_CAP = 8;
 
 /** Effective configuration, computed on demand. */
 export class LiveConfig {
@@ -47,6 +49,9 @@ export class LiveConfig {
       numCtx: 8192,
       contextPercent: s.contextPercent,
       topK: s.topK,
+      maxAnswerTokens: s.maxAnswerTokens,
+      maxAnswerChars: s.maxAnswerTokens * CHARS_PER_TOKEN_CAP,
+      maxTurnMs: s.maxTurnSeconds * 1000,
       model: s.model ?? undefined,
       think: s.think ?? undefined,
       ...chat,

@@ -16,6 +16,7 @@ import { EventBus } from './events';
 import { ingestHandlers } from './ingest/handlers';
 import { searchHandlers } from './search/handlers';
 import { chatHandlers, TurnRegistry } from './chat/handlers';
+import { TurnDiscarded } from './chat/turn';
 import { exportHandlers } from './export/handlers';
 import { chromiumPdfRenderer, type PdfRenderer } from './export/pdf';
 import type { SearchOptions } from './search/search';
@@ -91,7 +92,7 @@ export function createSift(config: SiftConfig): Sift {
     async 'app.pickFolder'() {
       return { supported: false, path: null };
     },
-    ...knowledgeBaseHandlers(ctx),
+    ...knowledgeBaseHandlers(ctx, { beforeDelete: (kbId) => stopTurnsOfKb(turns, kbId) }),
     ...folderHandlers(ctx),
     ...ingestHandlers(ctx, indexer),
     ...searchHandlers(ctx, () => embedding.get(), searchOptions),
@@ -155,6 +156,12 @@ export function createSift(config: SiftConfig): Sift {
       appDb.close();
     },
   };
+}
+
+/** A knowledge base being deleted first stops its chat turns, so none writes into a conversation that is gone. */
+async function stopTurnsOfKb(turns: TurnRegistry, kbId: string): Promise<void> {
+  const why = new TurnDiscarded('The knowledge base was deleted while this answer was being written.');
+  await turns.cancelKnowledgeBase(kbId, why);
 }
 
 function listKbIds(appDb: import('better-sqlite3').Database): string[] {

@@ -20,6 +20,10 @@ export interface AgentLimits {
   maxRounds: number;
   /** Broken tool calls answered with a hint before the model is told to stop calling tools. Default 2. */
   maxBadArguments: number;
+  /** Sent as `num_predict` with every model round. Default 8192 (setting `maxAnswerTokens`, 256–65536). */
+  maxAnswerTokens: number;
+  /** The answer text is cut here, whatever the server does with `num_predict`. Default 8 × maxAnswerTokens. */
+  maxAnswerChars: number;
 }
 
 /** What the loop needs from the turn. */
@@ -115,30 +119,86 @@ async function readTool(deps: AgentDeps, args: Record<string, unknown>): Promise
   }
 }
 
+/** What the loop produced. */
+export interface AgentResult {
+  answer: string;
+  /** Why the answer was cut short (answer-length limit), or null when the model finished. */
+  truncated: string | null;
+  /** Lines of the model server's stream that could not be read and were dropped. */
+  unreadableLines: number;
+  /** Rounds that ended in tool calls. */
+  toolRounds: number;
+}
+
+/** One round's stream: its text and tool calls, or why it was cut. */
+interface Round {
+  text: string;
+  calls: LlmToolCall[];
+  truncated: string | null;
+}
+
+/** The longest prefix of `text` within `room` characters, never splitting a surrogate pair. */
+function fitText(text: string, room: number): string {
+  if (text.length <= room) return text;
+  const end = Math.max(0, room);
+  const code = text.charCodeAt(end - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? end - 1 : end);
+}
+
+async function streamRound(
+  deps: AgentDeps,
+  messages: LlmMessage[],
+  tools: typeof TOOLS | undefined,
+  result: AgentResult,
+): Promise<Round> {
+  const round: Round = { text: '', calls: [], truncated: null };
+  const { maxAnswerChars, maxAnswerTokens } = deps.limits;
+  const options = { num_ctx: deps.numCtx, num_predict: maxAnswerTokens };
+  const request = { model: deps.model, messages, tools, think: deps.think, signal: deps.signal, options };
+  for await (const chunk of deps.llm.chat(request)) {
+    if (chunk.type === 'token') {
+      const text = fitText(chunk.text, maxAnswerChars - result.answer.length);
+      round.text += text;
+      result.answer += text;
+      if (text) deps.onToken(text);
+      if (text.length < chunk.text.length) {
+        // Leaving the loop closes the request: an endless model stops costing anything here.
+        round.truncated = `The answer was cut at the maximum answer length (${maxAnswerChars} characters).`;
+        break;
+      }
+    } else if (chunk.type === 'tool_calls') round.calls.push(...chunk.calls);
+    else if (chunk.type === 'unreadable') {
+      result.unreadableLines++;
+      const line = chunk.line.slice(0, 200);
+      console.warn(`[sift] turn ${deps.turnId}: dropped an unreadable line from the model server: ${line}`);
+    } else if (chunk.type === 'done' && chunk.reason === 'length') {
+      round.truncated = `The model stopped at its answer-length limit (num_predict ${maxAnswerTokens} tokens).`;
+    }
+  }
+  return round;
+}
+
 /**
  * Stream the answer, running tools as the model asks, until it answers without calling a tool or
- * the rounds run out (the last round offers no tools, so the model has to answer). Returns the
- * answer text; throws SiftError (cancelled, timeout, llm_error, llm_unavailable) with the text so
- * far kept by `onToken`.
+ * the rounds run out (the last round offers no tools, so the model has to answer), or the answer
+ * reaches its length limit. Throws SiftError (cancelled, timeout, llm_error, llm_unavailable) with
+ * the text so far kept by `onToken`.
  */
-export async function runAgent(deps: AgentDeps, messages: LlmMessage[]): Promise<string> {
-  let answer = '';
+export async function runAgent(deps: AgentDeps, messages: LlmMessage[]): Promise<AgentResult> {
+  const result: AgentResult = { answer: '', truncated: null, unreadableLines: 0, toolRounds: 0 };
   const bad = { count: 0 };
   for (let round = 0; round < deps.limits.maxRounds; round++) {
     const lastRound = round === deps.limits.maxRounds - 1;
     const tools = deps.search && !lastRound ? TOOLS : undefined;
-    let roundText = '';
-    const calls: LlmToolCall[] = [];
-    for await (const chunk of deps.llm.chat({ model: deps.model, messages, tools, think: deps.think, signal: deps.signal, options: { num_ctx: deps.numCtx } })) {
-      if (chunk.type === 'token') {
-        roundText += chunk.text;
-        answer += chunk.text;
-        deps.onToken(chunk.text);
-      } else if (chunk.type === 'tool_calls') calls.push(...chunk.calls);
+    const { text, calls, truncated } = await streamRound(deps, messages, tools, result);
+    if (truncated) {
+      result.truncated = truncated;
+      break;
     }
     if (calls.length === 0) break;
-    messages.push({ role: 'assistant', content: roundText, toolCalls: calls });
+    result.toolRounds++;
+    messages.push({ role: 'assistant', content: text, toolCalls: calls });
     for (const call of calls) messages.push({ role: 'tool', toolName: call.name, content: await runTool(deps, call, bad) });
   }
-  return answer;
+  return result;
 }

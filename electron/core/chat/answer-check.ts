@@ -50,11 +50,12 @@ export function referencesOf(citations: Citation[], passages: Passage[]): Refere
 const REFUSAL = /(没有(找到|相关)|未找到|找不到|无法(回答|找到)|不包含|no (relevant|information|passages?)|nothing (relevant|in the knowledge base)|does(n't| not) (contain|mention|say)|not (found|mentioned) in)/i;
 
 /**
- * The turn's decision: `refused` when the search found nothing, or the answer cites nothing and
- * says so; `clarification` when the answer, citing nothing, ends by asking the person a question;
- * `answered` otherwise.
+ * The turn's decision: `no_answer` when there is no answer text at all; `refused` when the search
+ * found nothing, or the answer cites nothing and says so; `clarification` when the answer, citing
+ * nothing, ends by asking the person a question; `answered` otherwise.
  */
 export function decide(answer: string, citations: Citation[], searchFoundNothing: boolean): Decision {
+  if (!answer.trim()) return 'no_answer';
   const cites = citations.some((c) => c.valid);
   if (searchFoundNothing && !cites) return 'refused';
   if (cites) return 'answered';

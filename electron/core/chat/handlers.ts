@@ -13,36 +13,13 @@ import type { LlmClient } from '../llm/types';
 import { buildPassage, pageByPath } from '../search/passages';
 import { searchKnowledgeBase, type QueryEmbedder, type SearchOptions } from '../search/search';
 import { addMessage, createConversation, deleteConversation, getConversation, listConversations, listMessages, renameConversation } from './conversations';
-import { runTurn, type ChatSettings } from './turn';
+import { runTurn, TurnDiscarded, type ChatSettings } from './turn';
+import type { TurnRegistry } from './turn-registry';
+
+export { TurnRegistry } from './turn-registry';
 
 /** Longest page excerpt `read_page` returns, in characters. */
 const READ_PAGE_MAX = 3000;
-
-/** Turns in progress, for cancelling and for a clean shutdown. */
-export class TurnRegistry {
-  private readonly running = new Map<string, { abort: AbortController; done: Promise<unknown> }>();
-
-  /** Start a turn; `run` receives its abort signal. */
-  start(turnId: string, run: (signal: AbortSignal) => Promise<unknown>): void {
-    const abort = new AbortController();
-    const done = run(abort.signal).finally(() => this.running.delete(turnId));
-    this.running.set(turnId, { abort, done });
-  }
-
-  /** Cancel a running turn; false when it is not running. */
-  cancel(turnId: string): boolean {
-    const turn = this.running.get(turnId);
-    turn?.abort.abort();
-    return turn !== undefined;
-  }
-
-  /** Cancel every turn and wait for each to store what it had. */
-  async close(): Promise<void> {
-    const all = [...this.running.values()];
-    for (const t of all) t.abort.abort();
-    await Promise.allSettled(all.map((t) => t.done));
-  }
-}
 
 function readPageOf(ctx: CoreContext, kbId: string) {
   return async (pagePath: string, start: number | undefined, end: number | undefined): Promise<Passage> => {
@@ -71,6 +48,10 @@ export function chatHandlers(
       return renameConversation(db, id, title);
     },
     async 'conversations.delete'({ id }) {
+      getConversation(db, id);
+      // Its running turn stops first, so nothing is written into a conversation that is gone.
+      const why = new TurnDiscarded('The conversation was deleted while this answer was being written.');
+      await deps.turns.cancelConversation(id, why);
       deleteConversation(db, id);
       return { id };
     },
@@ -83,16 +64,18 @@ export function chatHandlers(
       if (!kbId && !args.conversationId) throw new SiftError('invalid_argument', 'chat.send: choose a knowledge base or continue a conversation');
       const conversation = args.conversationId ? getConversation(db, args.conversationId) : createConversation(db, kbId!);
       if (kbId && conversation.kbId !== kbId) throw new SiftError('invalid_argument', `conversation ${conversation.id} belongs to another knowledge base`);
+      const turnId = args.turnId ?? randomUUID();
+      deps.turns.assertFree(turnId);
       const history = listMessages(db, conversation.id);
       const userMessage = addMessage(db, conversation.id, 'user', args.message, null);
-      const turnId = args.turnId ?? randomUUID();
       ctx.events.emit('turn.started', { turnId, conversationId: conversation.id, userMessageId: userMessage.id });
       const search = kbId
         ? (query: string, topK: number) => searchKnowledgeBase(ctx.kbFiles.get(kbId), { query, topK, mode: 'hybrid' }, deps.embedder, deps.searchOptions)
         : null;
       const request = { turnId, kbId, conversationId: conversation.id, message: args.message, history, model: args.model, think: args.think };
       const turnDeps = { appDb: db, events: ctx.events, llm: deps.llm(), logsDir: path.join(ctx.dataDir, 'logs'), settings: deps.settings(), search, readPage: kbId ? readPageOf(ctx, kbId) : null };
-      deps.turns.start(turnId, (signal) => runTurn(request, turnDeps, signal));
+      const owner = { conversationId: conversation.id, kbId: conversation.kbId };
+      deps.turns.start(turnId, owner, (signal) => runTurn(request, turnDeps, signal));
       return { turnId, conversationId: conversation.id, userMessageId: userMessage.id };
     },
 

@@ -34,6 +34,9 @@ export interface ChatSettings extends AgentLimits {
   contextPercent: number;
   /** Passages the automatic search asks for. Default 8 (1–50). */
   topK: number;
+  /** The turn is stopped (partial answer kept, status `truncated`) after this long, ms. Default 300000 (setting
+   *  `maxTurnSeconds`, 10–3600 s). */
+  maxTurnMs: number;
 }
 
 /** What a turn needs. */
@@ -102,77 +105,161 @@ async function pickModel(req: TurnRequest, deps: TurnDeps): Promise<{ model: str
   }
 }
 
-/** Run a turn to its end. Never throws: failures become `answer.failed` with the partial answer kept. */
-export async function runTurn(req: TurnRequest, deps: TurnDeps, signal: AbortSignal): Promise<ChatMessage | null> {
-  const t0 = performance.now();
-  let firstTokenMs: number | null = null;
-  let answer = '';
-  // An extractive answer brings its citations with it; a model's are parsed from its text and checked.
-  let builtCitations: Citation[] | null = null;
+/**
+ * Abort reason for a turn whose conversation (or knowledge base) is being deleted: nothing is stored and the turn
+ * ends with `answer.failed` code `cancelled`, carrying this message.
+ */
+export class TurnDiscarded extends SiftError {
+  constructor(message: string) {
+    super('cancelled', message);
+  }
+}
+
+/** What a turn did, gathered as it runs, for storing and reporting at its end. */
+interface TurnState {
+  t0: number;
+  firstTokenMs: number | null;
+  answer: string;
+  trigger: ReturnType<typeof shouldSearch>;
+  picked: Awaited<ReturnType<typeof pickModel>>;
+  retrieval: Retrieval;
+  status: TurnInfo['status'];
+  failure: SiftError | null;
+  warnings: string[];
+  toolRounds: number;
+  /** An extractive answer brings its citations with it; a model's are parsed from its text and checked. */
+  builtCitations: Citation[] | null;
+}
+
+/** Search, then answer with the model (or extractively without one), filling `st`. Throws what the model throws. */
+async function answer(req: TurnRequest, deps: TurnDeps, signal: AbortSignal, st: TurnState): Promise<void> {
   const onToken = (text: string) => {
-    firstTokenMs ??= Math.round(performance.now() - t0);
+    st.firstTokenMs ??= Math.round(performance.now() - st.t0);
     deps.events.emit('answer.token', { turnId: req.turnId, text });
   };
-  const trigger = shouldSearch(req.message, req.kbId !== null);
-  let picked: Awaited<ReturnType<typeof pickModel>> = { down: 'not asked yet' };
-  let retrieval: Retrieval = { state: 'none', passages: [], error: null, ms: null, refs: [] };
-  let status: TurnInfo['status'] = 'complete';
-  let failure: SiftError | null = null;
-  try {
-    picked = await pickModel(req, deps).catch((err: unknown) => ({ down: err instanceof Error ? err.message : String(err) }));
-    const budget = contextBudget('model' in picked ? picked.window : null, deps.settings.contextPercent);
-    retrieval = await retrieve(req, deps, trigger.search, budget);
-    if ('down' in picked) {
-      status = 'llm_unavailable';
-      // Quoted passages are read, not skimmed by a model: the best few, numbered as cited.
-      retrieval.passages = retrieval.passages.slice(0, EXTRACTIVE_PASSAGES);
-      const extractive = extractiveAnswer(req.message, retrieval.passages, picked.down);
-      answer = extractive.text;
-      builtCitations = extractive.citations;
-      onToken(answer);
-    } else {
-      const messages = [
-        { role: 'system' as const, content: systemPrompt(retrieval.state, retrieval.error) },
-        ...historyMessages(req.history, budget * 2),
-        { role: 'user' as const, content: userMessageWithContext(req.message, retrieval.passages, budget) },
-      ];
-      answer = await runAgent(
-        {
-          turnId: req.turnId, llm: deps.llm, model: picked.model, think: req.think ?? deps.settings.think,
-          numCtx: picked.window ?? deps.settings.numCtx, events: deps.events, signal, limits: deps.settings,
-          search: req.kbId ? deps.search : null, readPage: req.kbId ? deps.readPage : null,
-          passages: retrieval.passages, searchesUsed: retrieval.state === 'none' ? 0 : 1,
-          onToken: (text) => {
-            answer += text;
-            onToken(text);
-          },
-        },
-        messages,
-      );
-    }
-  } catch (err) {
-    failure = err instanceof SiftError ? err : new SiftError('internal', err instanceof Error ? err.message : String(err));
-    status = failure.code === 'cancelled' ? 'cancelled' : 'failed';
+  st.picked = await pickModel(req, deps).catch((err: unknown) => ({ down: messageOf(err) }));
+  const picked = st.picked;
+  const budget = contextBudget('model' in picked ? picked.window : null, deps.settings.contextPercent);
+  st.retrieval = await retrieve(req, deps, st.trigger.search, budget);
+  const retrieval = st.retrieval;
+  if ('down' in picked) {
+    st.status = 'llm_unavailable';
+    // Quoted passages are read, not skimmed by a model: the best few, numbered as cited.
+    retrieval.passages = retrieval.passages.slice(0, EXTRACTIVE_PASSAGES);
+    const extractive = extractiveAnswer(req.message, retrieval.passages, picked.down);
+    st.answer = extractive.text;
+    st.builtCitations = extractive.citations;
+    onToken(st.answer);
+    return;
   }
-  const { citations, references } = builtCitations
-    ? { citations: builtCitations, references: referencesOf(builtCitations, retrieval.passages) }
-    : checkCitations(answer, retrieval.passages);
-  const decision = decide(answer, citations, retrieval.state === 'empty');
-  const totalMs = Math.round(performance.now() - t0);
-  const turn: TurnInfo = {
-    turnId: req.turnId, status, searched: retrieval.state !== 'none', trigger: trigger.reason, passages: retrieval.passages,
-    citations, references, decision, searchError: retrieval.error, model: 'model' in picked ? picked.model : null,
-    timings: { totalMs, searchMs: retrieval.ms, firstTokenMs },
+  const messages = [
+    { role: 'system' as const, content: systemPrompt(retrieval.state, retrieval.error) },
+    ...historyMessages(req.history, budget * 2),
+    { role: 'user' as const, content: userMessageWithContext(req.message, retrieval.passages, budget) },
+  ];
+  const agentDeps = {
+    turnId: req.turnId, llm: deps.llm, model: picked.model, think: req.think ?? deps.settings.think,
+    numCtx: picked.window ?? deps.settings.numCtx, events: deps.events, signal, limits: deps.settings,
+    search: req.kbId ? deps.search : null, readPage: req.kbId ? deps.readPage : null,
+    passages: retrieval.passages, searchesUsed: retrieval.state === 'none' ? 0 : 1,
+    onToken: (text: string) => {
+      st.answer += text;
+      onToken(text);
+    },
   };
-  const message = answer || status !== 'failed' ? addMessage(deps.appDb, req.conversationId, 'assistant', answer, turn) : null;
-  if (status === 'failed') deps.events.emit('answer.failed', { turnId: req.turnId, code: failure!.code, message: failure!.message, partial: message });
-  else deps.events.emit('answer.done', { turnId: req.turnId, message: message!, citations, references, decision });
+  const result = await runAgent(agentDeps, messages);
+  st.toolRounds = result.toolRounds;
+  if (result.truncated) {
+    st.status = 'truncated';
+    st.warnings.push(result.truncated);
+  }
+  if (result.unreadableLines > 0) {
+    if (st.status === 'complete') st.status = 'incomplete';
+    const lines = `${result.unreadableLines} line(s)`;
+    st.warnings.push(`${lines} of the model server's answer could not be read and were dropped; it may be incomplete.`);
+  }
+}
+
+/** Record why the work stopped: the turn's time limit (truncated), a cancel, or a failure. */
+function stopped(st: TurnState, err: unknown, deadline: AbortSignal, signal: AbortSignal, maxTurnMs: number): void {
+  st.failure = err instanceof SiftError ? err : new SiftError('internal', messageOf(err));
+  if (deadline.aborted && !signal.aborted && st.failure.code === 'cancelled') {
+    st.status = 'truncated';
+    const seconds = Math.round(maxTurnMs / 1000);
+    st.warnings.push(`The turn was stopped at its maximum time (${seconds} s); the answer so far is kept.`);
+    st.failure = null;
+  } else st.status = st.failure.code === 'cancelled' ? 'cancelled' : 'failed';
+}
+
+/**
+ * Run a turn to its end. Never rejects: failures become `answer.failed` with the partial answer kept, a turn stopped
+ * at `settings.maxTurnMs` is stored as `truncated`, and a turn discarded by {@link TurnDiscarded} stores nothing.
+ */
+export async function runTurn(req: TurnRequest, deps: TurnDeps, signal: AbortSignal): Promise<ChatMessage | null> {
+  const st: TurnState = {
+    t0: performance.now(), firstTokenMs: null, answer: '', trigger: shouldSearch(req.message, req.kbId !== null),
+    picked: { down: 'not asked yet' }, retrieval: { state: 'none', passages: [], error: null, ms: null, refs: [] },
+    status: 'complete', failure: null, warnings: [], toolRounds: 0, builtCitations: null,
+  };
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), deps.settings.maxTurnMs);
+  try {
+    await answer(req, deps, AbortSignal.any([signal, deadline.signal]), st);
+  } catch (err) {
+    stopped(st, err, deadline.signal, signal, deps.settings.maxTurnMs);
+  } finally {
+    clearTimeout(timer);
+  }
+  try {
+    return finish(req, deps, st, signal.reason instanceof TurnDiscarded ? signal.reason : null);
+  } catch (err) {
+    // Storing can fail (the conversation deleted under the turn, a full disk); the turn still ends, once.
+    console.error(`[sift] turn ${req.turnId}: could not store the answer:`, err);
+    const message = `The answer could not be stored: ${messageOf(err)}`;
+    deps.events.emit('answer.failed', { turnId: req.turnId, code: 'internal', message, partial: null });
+    return null;
+  }
+}
+
+/** Store the answer (unless discarded), emit the turn's last event and write its retrieval-log line. */
+function finish(req: TurnRequest, deps: TurnDeps, st: TurnState, discarded: TurnDiscarded | null): ChatMessage | null {
+  const { retrieval, picked, status, failure } = st;
+  const { citations, references } = st.builtCitations
+    ? { citations: st.builtCitations, references: referencesOf(st.builtCitations, retrieval.passages) }
+    : checkCitations(st.answer, retrieval.passages);
+  const decision = decide(st.answer, citations, retrieval.state === 'empty');
+  if (decision === 'no_answer' && status === 'complete') st.warnings.push(noAnswerWarning(st.toolRounds));
+  const turn: TurnInfo = {
+    turnId: req.turnId, status, searched: retrieval.state !== 'none', trigger: st.trigger.reason,
+    passages: retrieval.passages,
+    citations, references, decision, searchError: retrieval.error, model: 'model' in picked ? picked.model : null,
+    timings: { totalMs: Math.round(performance.now() - st.t0), searchMs: retrieval.ms, firstTokenMs: st.firstTokenMs },
+    ...(st.warnings.length > 0 ? { warnings: st.warnings } : {}),
+  };
+  for (const warning of st.warnings) console.warn(`[sift] turn ${req.turnId}: ${warning}`);
+  const keep = !discarded && (st.answer || status !== 'failed');
+  const message = keep ? addMessage(deps.appDb, req.conversationId, 'assistant', st.answer, turn) : null;
+  const { turnId } = req;
+  if (discarded) {
+    deps.events.emit('answer.failed', { turnId, code: 'cancelled', message: discarded.message, partial: null });
+  } else if (failure && status === 'failed') {
+    deps.events.emit('answer.failed', { turnId, code: failure.code, message: failure.message, partial: message });
+  } else deps.events.emit('answer.done', { turnId, message: message!, citations, references, decision });
   appendRetrievalLog(deps.logsDir, {
     time: now(), conversationId: req.conversationId, kbId: req.kbId, messagePreview: req.message.slice(0, 120),
-    triggered: trigger.search, trigger: trigger.reason, explicitRefs: retrieval.refs,
+    triggered: st.trigger.search, trigger: st.trigger.reason, explicitRefs: retrieval.refs,
     results: retrieval.passages.map((p) => ({ path: p.pagePath, hitReason: p.hitReason, score: p.rrfScore, start: p.start, end: p.end })),
     contextChars: retrieval.passages.reduce((n, p) => n + p.text.length, 0), error: retrieval.error ?? failure?.message ?? null,
     timings: turn.timings,
   });
   return message;
+}
+
+function noAnswerWarning(toolRounds: number): string {
+  if (toolRounds > 0) return `The model produced no answer: it spent its ${toolRounds} round(s) calling tools.`;
+  return 'The model produced no answer text.';
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }

@@ -36,8 +36,17 @@ function assertNameFree(ctx: CoreContext, name: string, exceptId?: string): void
   if (row && row.id !== exceptId) throw new SiftError('already_exists', `a knowledge base named "${name}" already exists`);
 }
 
+/** What other parts must do around the knowledge-base operations. */
+export interface KnowledgeBaseHooks {
+  /** Runs before a knowledge base is deleted (e.g. stop its chat turns and wait for them). Default: nothing. */
+  beforeDelete?: (kbId: string) => Promise<void>;
+}
+
 /** The knowledge-base operations of the contract. */
-export function knowledgeBaseHandlers(ctx: CoreContext): Pick<Handlers, 'kb.create' | 'kb.list' | 'kb.rename' | 'kb.delete'> {
+export function knowledgeBaseHandlers(
+  ctx: CoreContext,
+  hooks: KnowledgeBaseHooks = {},
+): Pick<Handlers, 'kb.create' | 'kb.list' | 'kb.rename' | 'kb.delete'> {
   return {
     async 'kb.create'({ name }) {
       assertNameFree(ctx, name);
@@ -69,6 +78,7 @@ export function knowledgeBaseHandlers(ctx: CoreContext): Pick<Handlers, 'kb.crea
 
     async 'kb.delete'({ kb }) {
       const found = resolveKb(ctx, kb);
+      await hooks.beforeDelete?.(found.id);
       ctx.appDb.prepare(`DELETE FROM knowledge_bases WHERE id = ?`).run(found.id);
       ctx.kbFiles.remove(found.id);
       ctx.events.emit('kb.changed', { kbId: found.id, change: 'deleted' });

@@ -93,10 +93,14 @@ class Exchange {
   private readonly stopped: Promise<never>;
   private rejectStopped: (error: SiftError) => void = () => {};
   private readonly onUserAbort = () => this.stop(new SiftError('cancelled', 'The request to Ollama was cancelled.'));
+  /** NDJSON lines of a streamed answer that were not JSON, dropped before the package (which drops them silently)
+   *  sees them; the caller takes them to report. */
+  readonly unreadable: string[] = [];
 
   constructor(
     private readonly settings: Settings,
     private readonly userSignal?: AbortSignal,
+    private readonly checkLines = false,
   ) {
     this.stopped = new Promise<never>((_, reject) => (this.rejectStopped = reject));
     this.stopped.catch(() => {}); // observed through `within`; never an unhandled rejection
@@ -106,9 +110,12 @@ class Exchange {
   }
 
   /** The package's fetch, with our abort switch joined to the package's own (it has one for streams). */
-  private readonly fetch = (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+  private readonly fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const signal = init?.signal ? AbortSignal.any([init.signal, this.controller.signal]) : this.controller.signal;
-    return fetch(input, { ...init, signal });
+    const response = await fetch(input, { ...init, signal });
+    if (!this.checkLines || !response.ok || !response.body) return response;
+    const body = response.body.pipeThrough(readableLines((line) => this.unreadable.push(line)));
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 
   /** Wait for `work`, but no longer than `ms`; on expiry the request is aborted and a 'timeout' error thrown. */
@@ -155,6 +162,33 @@ class Exchange {
   }
 }
 
+/** Pass whole NDJSON lines that parse as JSON; hand every other non-blank line to `onUnreadable` instead. */
+function readableLines(onUnreadable: (line: string) => void): TransformStream<Uint8Array, Uint8Array> {
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  let pending = '';
+  const pass = (line: string, out: TransformStreamDefaultController<Uint8Array>) => {
+    if (!line.trim()) return;
+    try {
+      JSON.parse(line);
+    } catch {
+      onUnreadable(line);
+      return;
+    }
+    out.enqueue(encoder.encode(`${line}\n`));
+  };
+  return new TransformStream({
+    transform(chunk, out) {
+      const lines = (pending + decoder.decode(chunk, { stream: true })).split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) pass(line, out);
+    },
+    flush(out) {
+      pass(pending + decoder.decode(), out);
+    },
+  });
+}
+
 function httpStatus(error: unknown): number | null {
   const status = (error as { status_code?: unknown } | null)?.status_code;
   return typeof status === 'number' ? status : null;
@@ -193,7 +227,7 @@ function cutMidAnswer(host: string): SiftError {
 }
 
 async function* streamChat(settings: Settings, request: LlmChatRequest): AsyncGenerator<LlmChunk> {
-  const exchange = new Exchange(settings, request.signal);
+  const exchange = new Exchange(settings, request.signal, true);
   let phase: Phase = 'connecting';
   try {
     const connect = `Ollama at ${settings.host} did not start answering within ${settings.connectTimeoutMs} ms (connect limit).`;
@@ -204,6 +238,7 @@ async function* streamChat(settings: Settings, request: LlmChatRequest): AsyncGe
     const messages = stream[Symbol.asyncIterator]();
     for (;;) {
       const next = await exchange.within(settings.idleTimeoutMs, idle, messages.next());
+      for (const line of exchange.unreadable.splice(0)) yield { type: 'unreadable', line };
       if (next.done) return;
       yield* chunksOf(next.value);
     }

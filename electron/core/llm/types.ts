@@ -32,6 +32,8 @@ export type LlmChunk =
   | { type: 'token'; text: string }
   | { type: 'thinking'; text: string }
   | { type: 'tool_calls'; calls: LlmToolCall[] }
+  /** A line of the server's NDJSON stream that is not JSON; it carried nothing usable and was dropped. */
+  | { type: 'unreadable'; line: string }
   /** The last chunk: why the model stopped (`stop`, `length`, …) and how many tokens it produced, when the server says. */
   | { type: 'done'; reason: string | null; evalCount: number | null };
 

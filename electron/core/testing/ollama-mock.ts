@@ -8,11 +8,17 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** One streamed message of a scripted answer: a text token, a thinking token, or tool calls. */
+export type MockChunk =
+  | { content: string }
+  | { thinking: string }
+  | { toolCalls: { name: string; arguments: unknown }[] };
+
 /** One scripted answer to `/api/chat`. */
 export interface MockChatReply {
   /** NDJSON chunks to stream for /api/chat: text tokens, thinking tokens, tool calls (arguments may be any JSON value or
-   *  a raw string, to simulate broken models). */
-  chunks: ({ content: string } | { thinking: string } | { toolCalls: { name: string; arguments: unknown }[] })[];
+   *  a raw string, to simulate broken models), or a raw line sent as written (e.g. not JSON, a broken server). */
+  chunks: (MockChunk | { raw: string })[];
   /** Delay between chunks in ms. Default 0. */
   delayMs?: number;
   /** Answer with this HTTP status and error body instead. */
@@ -243,13 +249,14 @@ async function chat(state: MockState, res: http.ServerResponse, model: MockModel
   res.writeHead(200, { 'content-type': streaming ? 'application/x-ndjson' : 'application/json; charset=utf-8' });
   res.flushHeaders();
   if (reply.stall) return; // the socket stays open until the client gives up or the mock closes
-  const messages = reply.chunks.map((chunk) => chatMessage(model, chunk, false));
-  if (!streaming) return answerWhole(state, res, model, reply, messages);
+  const messages = reply.chunks.map((chunk) => ('raw' in chunk ? chunk.raw : chatMessage(model, chunk, false)));
+  if (!streaming) return answerWhole(state, res, model, reply, messages.filter((m) => typeof m !== 'string'));
   for (let i = 0; i < messages.length; i++) {
     if (reply.cutAfter === i) return cut(state, res);
     if (i > 0 && reply.delayMs) await sleep(reply.delayMs);
     if (state.closing || res.destroyed) return;
-    await write(res, JSON.stringify(messages[i]) + '\n');
+    const message = messages[i];
+    await write(res, (typeof message === 'string' ? message : JSON.stringify(message)) + '\n');
   }
   if (reply.cutAfter !== undefined && reply.cutAfter >= messages.length) return cut(state, res);
   if (reply.delayMs) await sleep(reply.delayMs);
@@ -268,7 +275,7 @@ function answerWhole(state: MockState, res: http.ServerResponse, model: MockMode
   res.end(JSON.stringify(whole));
 }
 
-function chatMessage(model: MockModel, chunk: MockChatReply['chunks'][number], done: boolean) {
+function chatMessage(model: MockModel, chunk: MockChunk, done: boolean) {
   const message: Record<string, unknown> = { role: 'assistant', content: '' };
   if ('content' in chunk) message.content = chunk.content;
   if ('thinking' in chunk) message.thinking = chunk.thinking;

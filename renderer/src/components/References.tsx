@@ -27,7 +27,12 @@ export function TurnFooter({ turn, error, onOpenPassage }: TurnFooterProps) {
   if (turn.status === 'failed') notes.push(t('turn.failed') + (error ? ` (${error})` : ''));
   if (turn.decision === 'refused') notes.push(t('turn.refused'));
   if (turn.decision === 'clarification') notes.push(t('turn.clarification'));
+  if (turn.status === 'truncated') notes.push(t('turn.truncated'));
+  if (turn.status === 'incomplete') notes.push(t('turn.incomplete'));
+  if (turn.decision === 'no_answer') notes.push(t('turn.noAnswer'));
   if (turn.searchError) notes.push(t('turn.searchFailed', { error: turn.searchError }));
+  // The core's own words on what went wrong (which limit, how many lines were lost), after the summary above.
+  notes.push(...(turn.warnings ?? []));
   return (
     <div className="turn-footer">
       {notes.map((n) => (

@@ -53,6 +53,20 @@ function SettingsForm({ settings }: { settings: Settings }) {
           onCommit={(searchBudget) => save({ searchBudget })}
         />
         <NumberSetting id="setting-top-k" label={t('settings.topK')} help={t('settings.topKHelp')} value={settings.topK} onCommit={(topK) => save({ topK })} />
+        <NumberSetting
+          id="setting-max-answer-tokens"
+          label={t('settings.maxAnswerTokens')}
+          help={t('settings.maxAnswerTokensHelp')}
+          value={settings.maxAnswerTokens}
+          onCommit={(maxAnswerTokens) => save({ maxAnswerTokens })}
+        />
+        <NumberSetting
+          id="setting-max-turn-seconds"
+          label={t('settings.maxTurnSeconds')}
+          help={t('settings.maxTurnSecondsHelp')}
+          value={settings.maxTurnSeconds}
+          onCommit={(maxTurnSeconds) => save({ maxTurnSeconds })}
+        />
       </section>
       <section className="settings-section" aria-labelledby="settings-indexing">
         <h3 id="settings-indexing">{t('settings.indexing')}</h3>
