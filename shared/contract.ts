@@ -4,7 +4,7 @@
  * Hosts (Electron IPC, HTTP/SSE, CLI) and clients derive everything from these tables.
  */
 import { z } from 'zod';
-import { ChatMessage, Citation, Conversation, Decision, LlmStatus, Reference } from './chat-models';
+import { ChatMessage, Citation, Conversation, Decision, LlmStatus, Reference, TurnInfo } from './chat-models';
 import { Settings, SettingsPatch } from './settings';
 import { AppInfo, Evidence, Folder, IngestStatus, KnowledgeBase, ModelProgress, ManifestRow, PageDetail, PageSummary, SearchMode, SearchResult } from './models';
 
@@ -66,6 +66,20 @@ export const operations = {
       turnId: z.string().uuid().optional(),
     }),
     z.object({ turnId: z.string(), conversationId: z.string(), userMessageId: z.string() }),
+  ),
+  /**
+   * Answer one question from a knowledge base and store nothing (for other agents through MCP): the same turn as
+   * `chat.send` — search, the model or without one the extractive answer, citations checked by code — run to its
+   * end. Its events stream as a turn's do.
+   */
+  'chat.ask': op(
+    z.object({
+      kb: KbRef,
+      question: z.string().trim().min(1, 'the question is empty').max(20_000),
+      /** Ollama model; default: the configured one, else the first installed. */
+      model: z.string().optional(),
+    }),
+    z.object({ turnId: z.string(), answer: z.string(), turn: TurnInfo }),
   ),
   /** Stop a running turn; the partial answer is kept. */
   'chat.cancel': op(z.object({ turnId: z.string().min(1) }), z.object({ cancelled: z.boolean() })),

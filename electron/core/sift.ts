@@ -15,6 +15,7 @@ import type { Settings } from '../../shared/settings';
 import { EventBus } from './events';
 import { ingestHandlers } from './ingest/handlers';
 import { searchHandlers } from './search/handlers';
+import { askHandlers } from './chat/ask';
 import { chatHandlers, TurnRegistry } from './chat/handlers';
 import { TurnDiscarded } from './chat/turn';
 import { exportHandlers } from './export/handlers';
@@ -83,6 +84,7 @@ export function createSift(config: SiftConfig): Sift {
   const searchOptions = { buildIndex: vectorIndexes.build, ...config.search };
   const watcher = config.watch ? new FolderWatcher(indexer) : null;
   const turns = new TurnRegistry();
+  const chatDeps = { llm: () => live.llm(), settings: () => live.chat(), embedder: () => embedding.get(), searchOptions, turns };
 
   const handlers: Handlers = {
     async 'app.info'() {
@@ -96,7 +98,8 @@ export function createSift(config: SiftConfig): Sift {
     ...folderHandlers(ctx),
     ...ingestHandlers(ctx, indexer),
     ...searchHandlers(ctx, () => embedding.get(), searchOptions),
-    ...chatHandlers(ctx, { llm: () => live.llm(), settings: () => live.chat(), embedder: () => embedding.get(), searchOptions, turns }),
+    ...chatHandlers(ctx, chatDeps),
+    ...askHandlers(ctx, chatDeps),
     async 'settings.get'() {
       return settings.get();
     },

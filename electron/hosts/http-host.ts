@@ -31,6 +31,7 @@ import {
   sameToken,
 } from './http-guards';
 import { lockedPageHtml } from './locked-page';
+import { handleMcpHttp } from './mcp-host';
 
 /** Options of {@link startHttpHost}. */
 export interface HttpHostOptions {
@@ -106,6 +107,7 @@ export async function startHttpHost(sift: Sift, options: HttpHostOptions = {}): 
     const target = requestTarget(req.url);
     if (!target) return sendJson(res, 400, fail('invalid_argument', 'the request path is not a valid URL path'));
     if (target.pathname.startsWith('/api/')) return api(req, res, target.pathname);
+    if (target.pathname === '/mcp') return mcp(req, res);
     if (serveAsset(target.pathname, res)) return;
     // A navigation (or SPA route): the app for the start URL, the note on how to open Sift otherwise.
     if (sameToken(target.search.get('token'), token)) return serveFile(appIndex(), res);
@@ -122,23 +124,44 @@ export async function startHttpHost(sift: Sift, options: HttpHostOptions = {}): 
     return sendJson(res, 404, fail('unknown_operation', `no such endpoint ${req.method} ${pathname}`));
   }
 
-  async function invoke(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  /** MCP over Streamable HTTP, behind the same token and origin rules as the API. */
+  async function mcp(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    if (!sameToken(bearerToken(req), token)) return sendJson(res, 401, fail('unauthorized', UNAUTHORISED));
+    const crossOrigin = crossOriginReason(req, port);
+    if (crossOrigin) return sendJson(res, 403, fail('unauthorized', crossOrigin));
+    if (req.method !== 'POST') {
+      res.setHeader('allow', 'POST');
+      return sendJson(res, 405, fail('invalid_argument', 'Sift serves MCP statelessly: POST JSON-RPC messages to /mcp'));
+    }
+    const body = await jsonBody(req, res);
+    if (body !== undefined) await handleMcpHttp(sift, req, res, body);
+  }
+
+  /** The parsed JSON body of a request, or undefined once an error answer was sent (415, 413, 400). */
+  async function jsonBody(req: http.IncomingMessage, res: http.ServerResponse): Promise<unknown> {
     // A JSON content type cannot be sent by a plain form or a no-cors fetch from another page.
     if (!isJsonBody(req)) {
       req.resume();
-      return sendJson(res, 415, fail('invalid_argument', 'the request body must be sent as application/json'));
+      sendJson(res, 415, fail('invalid_argument', 'the request body must be sent as application/json'));
+      return undefined;
     }
     const body = await readBody(req, maxBody);
     if (body === null) {
       res.setHeader('connection', 'close');
-      return sendJson(res, 413, fail('invalid_argument', `request body exceeds ${maxBody} bytes`));
+      sendJson(res, 413, fail('invalid_argument', `request body exceeds ${maxBody} bytes`));
+      return undefined;
     }
-    let parsed: unknown;
     try {
-      parsed = JSON.parse(body);
+      return JSON.parse(body) as unknown;
     } catch {
-      return sendJson(res, 400, fail('invalid_argument', 'request body is not JSON'));
+      sendJson(res, 400, fail('invalid_argument', 'request body is not JSON'));
+      return undefined;
     }
+  }
+
+  async function invoke(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const parsed = await jsonBody(req, res);
+    if (parsed === undefined) return;
     if (typeof parsed !== 'object' || parsed === null || typeof (parsed as { op?: unknown }).op !== 'string') {
       return sendJson(res, 400, fail('invalid_argument', 'request body must be {"op": "domain.verb", "args": {...}}'));
     }

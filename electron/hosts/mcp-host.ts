@@ -7,7 +7,9 @@
  * It holds no logic of its own and changes no data: the tools read knowledge bases, pages and
  * evidence. `kbs` narrows what an agent may see to the knowledge bases the person named.
  */
+import type http from 'node:http';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { operations, type OpArgs, type OpName, type OpResult } from '../../shared/contract';
@@ -49,6 +51,11 @@ const inputs = {
     end: z.number().int().min(0).optional().describe(`end character (default start + ${READ_PAGE_MAX})`),
   },
   listPages: { kb: search.kb },
+  ask: {
+    kb: search.kb,
+    question: operations['chat.ask'].args.shape.question.describe('the question, in any language'),
+    model: operations['chat.ask'].args.shape.model.describe('Ollama model; default the configured one'),
+  },
 };
 
 /** Create the MCP server over `sift`; connect it to a transport (stdio or Streamable HTTP). */
@@ -108,6 +115,20 @@ export function createMcpServer(sift: Sift, options: McpServerOptions = {}): Mcp
     async (a) => tool(async () => ({ pages: await must(sift, 'pages.manifest', { kb: await kbId(a.kb) }) })),
   );
 
+  server.registerTool(
+    'ask',
+    {
+      description:
+        'Answer a question from a knowledge base with Sift\'s own pipeline: search, a local model (or, without one, the '
+        + 'best passages quoted), [n] citations checked by code. Returns the answer, its citations and references '
+        + '(each with page, span and sha256), the passages it was given and the decision (answered, refused, '
+        + 'clarification, no_answer). Stores nothing.',
+      inputSchema: inputs.ask,
+      annotations: readOnly,
+    },
+    async (a) => tool(async () => askResult(await must(sift, 'chat.ask', { kb: await kbId(a.kb), question: a.question, model: a.model }))),
+  );
+
   server.registerResource(
     'page',
     new ResourceTemplate('sift://{kb}/{+path}', {
@@ -129,6 +150,34 @@ export function createMcpServer(sift: Sift, options: McpServerOptions = {}): Mcp
     },
   );
   return server;
+}
+
+/** What `ask` returns: the answer and what checks it, without the turn's timings. */
+function askResult(asked: OpResult<'chat.ask'>) {
+  const { turn } = asked;
+  return {
+    answer: asked.answer, decision: turn.decision, status: turn.status, model: turn.model,
+    citations: turn.citations, references: turn.references, passages: turn.passages,
+    ...(turn.warnings ? { warnings: turn.warnings } : {}),
+  };
+}
+
+/**
+ * Answer one Streamable HTTP request to `/mcp` (stateless: a server and transport per request). The caller
+ * has checked the token and origin and read the JSON body; GET (a server-sent stream) and DELETE (sessions)
+ * are not offered.
+ */
+export async function handleMcpHttp(
+  sift: Sift, req: http.IncomingMessage, res: http.ServerResponse, body: unknown, options: McpServerOptions = {},
+): Promise<void> {
+  const server = createMcpServer(sift, options);
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  res.on('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  await server.connect(transport);
+  await transport.handleRequest(req, res, body);
 }
 
 /** The resource URI of a page: `sift://KB_ID/wiki/…`. */

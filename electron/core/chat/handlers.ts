@@ -21,7 +21,8 @@ export { TurnRegistry } from './turn-registry';
 /** Longest page excerpt `read_page` returns, in characters. */
 const READ_PAGE_MAX = 3000;
 
-function readPageOf(ctx: CoreContext, kbId: string) {
+/** `read_page` for the agent loop: a span of a page of `kbId`, at most READ_PAGE_MAX characters. */
+export function readPageOf(ctx: CoreContext, kbId: string) {
   return async (pagePath: string, start: number | undefined, end: number | undefined): Promise<Passage> => {
     const page = pageByPath(ctx.kbFiles.get(kbId), pagePath);
     if (!page) throw new SiftError('not_found', `There is no page ${pagePath} in this knowledge base.`);

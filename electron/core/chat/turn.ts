@@ -48,6 +48,8 @@ export interface TurnDeps {
   settings: ChatSettings;
   search: ((query: string, topK: number) => Promise<SearchResult>) | null;
   readPage: ((path: string, start: number | undefined, end: number | undefined) => Promise<Passage>) | null;
+  /** Keep the answer and return it as a message; default: add it to the request's conversation in `appDb`. */
+  store?: (content: string, turn: TurnInfo) => ChatMessage;
 }
 
 /** The turn asked for. */
@@ -238,7 +240,8 @@ function finish(req: TurnRequest, deps: TurnDeps, st: TurnState, discarded: Turn
   };
   for (const warning of st.warnings) console.warn(`[sift] turn ${req.turnId}: ${warning}`);
   const keep = !discarded && (st.answer || status !== 'failed');
-  const message = keep ? addMessage(deps.appDb, req.conversationId, 'assistant', st.answer, turn) : null;
+  const store = deps.store ?? ((content: string, info: TurnInfo) => addMessage(deps.appDb, req.conversationId, 'assistant', content, info));
+  const message = keep ? store(st.answer, turn) : null;
   const { turnId } = req;
   if (discarded) {
     deps.events.emit('answer.failed', { turnId, code: 'cancelled', message: discarded.message, partial: null });
