@@ -144,8 +144,8 @@ export class EmbeddingService {
     this.failure = failure;
     if (this.models.downloadDir || config.provider !== 'transformers') return;
     try {
-      fs.mkdirSync(this.models.dir, { recursive: true });
-      fs.writeFileSync(path.join(this.models.dir, FAILURE_FILE), JSON.stringify(failure));
+      fs.mkdirSync(this.models.dir, { recursive: true, mode: 0o700 });
+      fs.writeFileSync(path.join(this.models.dir, FAILURE_FILE), JSON.stringify(failure), { mode: 0o600 });
     } catch {
       // Not fatal: the failure is then remembered for this process only.
     }

@@ -29,6 +29,7 @@ import { dataPaths } from './paths';
 import { appMigrations } from './store/migrations/app';
 import { kbMigrations } from './store/migrations/kb';
 import { openDatabase } from './store/open';
+import { tightenDataDir } from './store/private';
 import { formatZodError } from './validate';
 
 /** Options of {@link createSift}. */
@@ -75,6 +76,7 @@ export interface Sift {
 /** Start the engine on a data folder. */
 export function createSift(config: SiftConfig): Sift {
   const paths = dataPaths(config.dataDir);
+  tightenDataDir(config.dataDir);
   const appDb = openDatabase(paths.appDb, appMigrations, 'the app database');
   const ctx: CoreContext = { dataDir: config.dataDir, appDb, events: new EventBus(), kbFiles: new KbFiles(config.dataDir) };
 

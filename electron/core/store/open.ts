@@ -2,12 +2,12 @@
  * Opening SQLite files the same way everywhere: WAL, foreign keys, a busy timeout, sqlite-vec
  * loaded, and migrations run before anyone reads.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { SiftError } from '../../../shared/errors';
 import { migrate, type Migration } from './migrate';
+import { createPrivateFile, ensurePrivateDir, sqliteFiles, tightenFile } from './private';
 
 /** Options of {@link openDatabase}. */
 export interface OpenOptions {
@@ -24,7 +24,12 @@ export function openDatabase(
   label: string,
   options: OpenOptions = {},
 ): Database.Database {
-  if (!options.readonly) fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (!options.readonly) {
+    // Owner-only before SQLite opens it: the -wal and -shm files it makes take the database's mode.
+    ensurePrivateDir(path.dirname(file));
+    createPrivateFile(file);
+    sqliteFiles(file).forEach(tightenFile);
+  }
   let db: Database.Database;
   try {
     db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
@@ -38,6 +43,7 @@ export function openDatabase(
     if (!options.readonly) db.pragma('synchronous = NORMAL');
     if (options.vectors) sqliteVec.load(db);
     if (!options.readonly) migrate(db, migrations, label);
+    if (!options.readonly) sqliteFiles(file).forEach(tightenFile);
     return db;
   } catch (err) {
     db.close();
