@@ -22,8 +22,8 @@ afterEach(() => {
 });
 
 const entry: RetrievalLogEntry = {
-  time: '2026-12-01T05:00:00.000Z', conversationId: 'c1', kbId: null, messagePreview: '缓存怎么清理', triggered: false,
-  trigger: 'greeting', explicitRefs: [], results: [], contextChars: 0, error: null,
+  time: '2026-12-01T05:00:00.000Z', conversationId: 'c1', kbId: null, messagePreview: '缓存怎么清理',
+  triggered: false, trigger: 'greeting', explicitRefs: [], results: [], contextChars: 0, error: null,
   timings: { totalMs: 1, searchMs: null, firstTokenMs: null },
 };
 
