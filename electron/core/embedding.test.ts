@@ -52,21 +52,26 @@ describe('EmbeddingService when the model host gives nothing', () => {
     expect(performance.now() - t0).toBeLessThan(50);
     expect(dead.requests.length).toBe(tried);
 
-    clock.now += MINUTE + 1; // the first backoff is over: one new attempt
-    expect(typeof (await same.get())).toBe('string');
+    clock.now += MINUTE + 1; // the first backoff is over: one new attempt, in the background
+    const t1 = performance.now();
+    expect(await same.get()).toBe(first);
+    expect(performance.now() - t1).toBeLessThan(50);
+    await same.settled();
     const retried = dead.requests.length;
     expect(retried).toBeGreaterThan(tried);
 
     clock.now += MINUTE + 1; // the second wait is twice as long
     await same.get();
+    await same.settled();
     expect(dead.requests.length).toBe(retried);
     clock.now += MINUTE;
     await same.get();
+    await same.settled();
     expect(dead.requests.length).toBeGreaterThan(retried);
 
     const beforeAsk = dead.requests.length;
-    same.retry(); // the person re-indexed or asked to try again
-    await same.get();
+    same.retry(); // the person re-indexed or asked to try again: this attempt is waited for
+    expect(typeof (await same.get())).toBe('string');
     expect(dead.requests.length).toBeGreaterThan(beforeAsk);
   }, 60_000); // four real load attempts, each starting a worker
 

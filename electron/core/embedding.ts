@@ -63,6 +63,8 @@ export class EmbeddingService {
   private loading: Promise<Embedder | string> | null = null;
   private loadedFor = '';
   private failure: Failure | null = null;
+  /** While a background retry runs: the reason callers get meanwhile. */
+  private retrying: string | null = null;
   private readonly models: ModelsFolder;
   private readonly now: () => number;
 
@@ -80,6 +82,7 @@ export class EmbeddingService {
    * The embedder, or the reason there is none (the knowledge base then searches by keywords only).
    * After a failed load the reason is returned at once, without a new attempt, until the backoff is
    * over, {@link retry} is called, the configuration changes or the model's files appear on disk.
+   * A retry after the backoff runs in the background: calls meanwhile still get the reason at once.
    */
   get(): Promise<Embedder | string> {
     const config = this.config();
@@ -87,26 +90,39 @@ export class EmbeddingService {
     if (this.loading && key !== this.loadedFor) {
       const old = this.loading;
       this.loading = null;
+      this.retrying = null;
       void old.then((e) => (typeof e === 'string' ? undefined : e.close()));
     }
-    if (this.loading) return this.loading;
+    if (this.loading) return this.retrying !== null ? Promise.resolve(this.retrying) : this.loading;
     const failure = this.rememberedFailure(config, key);
     const due = failure ? failure.failedAt + this.backoff(failure.failures) : 0;
     if (failure && this.now() < due) return Promise.resolve(failure.reason);
     this.loadedFor = key;
     const loading = this.load(config, key, failure?.failures ?? 0);
     this.loading = loading;
+    this.retrying = failure ? failure.reason : null;
     // A failure is not kept as the current load: the next call decides from the remembered failure.
     void loading.then((got) => {
-      if (typeof got === 'string' && this.loading === loading) this.loading = null;
+      if (this.loading !== loading) return;
+      this.retrying = null;
+      if (typeof got === 'string') this.loading = null;
     });
-    return loading;
+    return failure ? Promise.resolve(failure.reason) : loading;
   }
 
-  /** Forget a failed load, so the next {@link get} tries again (the person re-indexed or asked to try again). */
+  /**
+   * Forget a failed load, so the next {@link get} tries again and waits for the attempt (the person
+   * re-indexed, changed the settings or asked to try again).
+   */
   retry(): void {
     this.failure = null;
+    this.retrying = null; // a background retry under way is now waited for
     if (!this.models.downloadDir) fs.rmSync(path.join(this.models.dir, FAILURE_FILE), { force: true });
+  }
+
+  /** Resolves once no load is under way (a background retry has succeeded or failed). */
+  async settled(): Promise<void> {
+    await this.loading;
   }
 
   /** Free the model (stops its worker). */
