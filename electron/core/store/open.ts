@@ -2,12 +2,13 @@
  * Opening SQLite files the same way everywhere: WAL, foreign keys, a busy timeout, sqlite-vec
  * loaded, and migrations run before anyone reads.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { SiftError } from '../../../shared/errors';
 import { migrate, type Migration } from './migrate';
-import { createPrivateFile, ensurePrivateDir, sqliteFiles, tightenFile } from './private';
+import { createPrivateFile, PRIVATE_DIR_MODE, sqliteFiles, tightenFile } from './private';
 
 /** Options of {@link openDatabase}. */
 export interface OpenOptions {
@@ -26,7 +27,9 @@ export function openDatabase(
 ): Database.Database {
   if (!options.readonly) {
     // Owner-only before SQLite opens it: the -wal and -shm files it makes take the database's mode.
-    ensurePrivateDir(path.dirname(file));
+    // A missing folder is made owner-only; an existing one is not changed here (it may not be Sift's:
+    // createSift tightens the data folder's own).
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
     createPrivateFile(file);
     sqliteFiles(file).forEach(tightenFile);
   }
