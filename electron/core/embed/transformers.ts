@@ -134,7 +134,9 @@ function lookedIn(options: TransformersOptions, modelId: string): string[] {
  * True when the model's files are all on disk in `localModelDir` or `modelsDir` (the same check
  * {@link createTransformersEmbedder} makes), so a remembered failure can be forgotten once they appear.
  */
-export function transformersModelOnDisk(options: ModelFolders & Pick<TransformersOptions, 'modelId' | 'dtype'>): boolean {
+export function transformersModelOnDisk(
+  options: ModelFolders & Pick<TransformersOptions, 'modelId' | 'dtype'>,
+): boolean {
   const modelId = options.modelId ?? DEFAULT_MODEL_ID;
   if (!MODEL_ID.test(modelId) || modelId.includes('..')) return false;
   return locateModel(options, modelId, options.dtype ?? 'q8').onDisk;
