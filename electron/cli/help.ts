@@ -65,5 +65,6 @@ Environment:
   SIFT_EMBEDDING              none | transformers (default) | ollama:MODEL
   SIFT_EMBED_MODEL            embedding model id (default Xenova/multilingual-e5-small)
   SIFT_MODEL_DIR              a local folder holding embedding model files (works offline)
+  SIFT_MODEL_HOST             a Hugging Face mirror to download the model from
   OLLAMA_HOST                 the Ollama server (default http://127.0.0.1:11434)
 `;
