@@ -30,6 +30,8 @@ export const Folder = z.object({
   excludeGlobs: z.array(z.string()),
   /** Its pages are addressed `wiki/<pagePrefix>/<path>`; empty for the first folder (`wiki/<path>`). */
   pagePrefix: z.string(),
+  /** Follow links that lead outside the folder (to files or folders elsewhere). Default false. */
+  followExternalLinks: z.boolean(),
 });
 export type Folder = z.infer<typeof Folder>;
 

@@ -16,7 +16,7 @@ export interface CommandIo {
 export interface CommandInput {
   sift: Sift;
   args: string[];
-  flags: { json?: boolean; port?: string; static?: string; watch?: boolean; 'top-k'?: string; mode?: string; model?: string; 'ollama-host'?: string; conversation?: string; format?: string; out?: string; message?: string };
+  flags: { json?: boolean; port?: string; static?: string; watch?: boolean; 'top-k'?: string; mode?: string; model?: string; 'ollama-host'?: string; conversation?: string; format?: string; out?: string; message?: string; 'follow-links'?: boolean };
   io: CommandIo;
 }
 

@@ -33,6 +33,7 @@ const OPTIONS = {
   format: { type: 'string' },
   out: { type: 'string' },
   message: { type: 'string' },
+  'follow-links': { type: 'boolean' },
 } as const;
 
 const commands = { ...kbCommands, ...ingestCommands, ...searchCommands, ...evalCommands, ...chatCommands, ...exportCommands };

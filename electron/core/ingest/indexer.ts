@@ -17,6 +17,17 @@ import type { FileJob } from './prepare';
 import { runFiles, runFull, type RunDeps, type RunOptions } from './run';
 import { idleCounters, snapshot, type RunCounters } from './status';
 
+/** How long close() waits for runs to stop, then for workers to exit, in ms. */
+const CLOSE_GRACE_MS = 5000;
+
+/** Wait for `work` to settle, but no longer than `ms`. */
+async function settleWithin(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  await Promise.race([work.then(() => undefined, () => undefined), limit]);
+  clearTimeout(timer);
+}
+
 /** Options of the indexer. */
 export interface IndexerOptions extends Partial<RunOptions> {
   /** Least time between two progress events of one knowledge base, in ms. Default 150 (0–2000). */
@@ -101,12 +112,18 @@ export class Indexer {
     this.runs.delete(kbId);
   }
 
-  /** Abort every run between files, wait for them, and stop the worker. */
+  /**
+   * Abort every run between files, wait for them, and stop the workers. Always returns: a worker
+   * stuck in a read the OS will not interrupt (a hung network share) is given up on after a grace
+   * period instead of holding the host open past a SIGTERM.
+   */
   async close(): Promise<void> {
     this.abort.abort();
-    await Promise.allSettled([...this.runs.values()].map((r) => r.running));
-    await Promise.all(this.workers.map((w) => w.close()));
+    const runs = Promise.allSettled([...this.runs.values()].map((r) => r.running));
+    await settleWithin(runs, CLOSE_GRACE_MS);
+    await Promise.all(this.workers.map((w) => settleWithin(w.close(), CLOSE_GRACE_MS)));
     this.workers = [];
+    await settleWithin(runs, CLOSE_GRACE_MS); // closing the workers failed their batches, ending the runs
   }
 
   private kb(kbId: string): KbRun {
@@ -176,6 +193,7 @@ export class Indexer {
       progress: (force) => this.emit(kbId, run, force),
       signal: this.abort.signal,
       options: { ...this.options, maxFileBytes: this.options.maxFileBytesNow?.() ?? this.options.maxFileBytes },
+      skipFolders: [this.ctx.dataDir],
     };
     try {
       if (!files) await runFull(deps);

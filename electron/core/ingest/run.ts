@@ -47,6 +47,8 @@ export interface RunDeps {
   progress(force?: boolean): void;
   signal: AbortSignal;
   options: RunOptions;
+  /** Folders the scan never enters: Sift's data folder, when a folder of the knowledge base holds it. Default []. */
+  skipFolders?: string[];
 }
 
 /** Index every folder of the knowledge base, then embed. */
@@ -62,7 +64,12 @@ export async function runFull(deps: RunDeps): Promise<void> {
   for (const folder of deps.folders) {
     let scanned: Awaited<ReturnType<typeof scanFolder>>;
     try {
-      scanned = await scanFolder(folder.path, { excludeGlobs: folder.excludeGlobs, maxFileBytes: deps.options.maxFileBytes });
+      scanned = await scanFolder(folder.path, {
+        excludeGlobs: folder.excludeGlobs,
+        maxFileBytes: deps.options.maxFileBytes,
+        followExternalLinks: folder.followExternalLinks,
+        skipFolders: deps.skipFolders,
+      });
     } catch (err) {
       // A folder gone or unreadable (unplugged disk, removed while watching): keep its pages, say so.
       c.error = [c.error, `folder ${folder.path}: ${(err as Error).message}`].filter(Boolean).join('; ');
@@ -111,6 +118,7 @@ function jobFor(folder: Folder, relPath: string, maxFileBytes: number, known: St
     pagePath: pagePathOf(folder.pagePrefix, relPath),
     maxFileBytes,
     knownSha256: known?.sha256 ?? null,
+    followExternalLinks: folder.followExternalLinks,
   };
 }
 
