@@ -165,6 +165,24 @@ describe('scanFolder', () => {
     ]);
   });
 
+  it('matches a .gitignore with twelve ** segments in a row at once, with the same meaning', async () => {
+    const root = tempDir();
+    const deep = `a/${Array.from({ length: 24 }, (_, i) => `d${i}`).join('/')}/c.md`;
+    write(root, { '.gitignore': `a/${'**/'.repeat(12)}b.md\n`, [deep]: 'c', 'a/x/y/b.md': 'b', 'a/b.md': 'b', 'b.md': 'top' });
+    const started = performance.now();
+    expect(await listed(root)).toEqual([deep, 'b.md']);
+    // Generous on purpose (a busy CI machine): the uncollapsed pattern took tens of seconds per path.
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
+  it('reads a .gitignore only when it is a regular file (a FIFO named .gitignore does not hang the scan)', async (ctx) => {
+    const root = tempDir();
+    write(root, { 'a.md': 'a', 'sub/b.md': 'b', 'sub/c.md': 'c' });
+    if (spawnSync('mkfifo', [path.join(root, '.gitignore')]).status !== 0) ctx.skip();
+    fs.writeFileSync(path.join(root, 'sub', '.gitignore'), 'c.md\n');
+    expect(await listed(root)).toEqual(['a.md', 'sub/b.md']);
+  });
+
   it('reports unreadable folders and files and goes on', async (ctx) => {
     if (process.getuid?.() === 0 && !nobodyCanReadTheCode()) ctx.skip(); // a private checkout: no honest way as root
     const root = tempDir();

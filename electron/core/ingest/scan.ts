@@ -5,10 +5,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import ignore, { type Ignore } from 'ignore';
+import type { Ignore } from 'ignore';
 import { SiftError } from '../../../shared/errors';
+import { safeIgnore } from './ignore-rules';
 import { kindOf } from './parse/kinds';
-import { isWithin, nonRegularKind } from './safe-read';
+import { isWithin, nonRegularKind, readRegularFile } from './safe-read';
 
 /** A file the scan found and Sift will read. */
 export interface ScannedFile {
@@ -110,7 +111,7 @@ export async function scanFolder(root: string, options: ScanOptions = {}): Promi
   const rootReal = await realFolder(rootAbs);
   const walk: Walk = {
     io: limiter(IO_CONCURRENCY),
-    exclude: ignore().add(options.excludeGlobs ?? []),
+    exclude: safeIgnore(options.excludeGlobs ?? [], `the exclude globs of ${rootAbs}`),
     maxFileBytes,
     rootReal,
     followOut: options.followExternalLinks ?? false,
@@ -212,13 +213,20 @@ async function readFolder(walk: Walk, folder: FolderToRead): Promise<void> {
 /** The rules that apply inside `folder`: its parents' plus its own `.gitignore`, if it has one. */
 async function withGitignore(walk: Walk, folder: FolderToRead, entries: fs.Dirent[]): Promise<IgnoreRules[]> {
   if (!entries.some((e) => e.name === '.gitignore' && !e.isDirectory())) return folder.rules;
+  const file = path.join(folder.abs, '.gitignore');
   try {
-    const text = await walk.io(() => fs.promises.readFile(path.join(folder.abs, '.gitignore'), 'utf8'));
-    return [...folder.rules, { base: folder.rel, rules: ignore().add(text) }];
+    // Read like any file Sift did not write: a `.gitignore` that is a FIFO or a device would hang the scan.
+    const read = readRegularFile(file, GITIGNORE_MAX_BYTES, GITIGNORE_TIME_LIMIT_MS);
+    if (!read.ok) return folder.rules;
+    return [...folder.rules, { base: folder.rel, rules: safeIgnore(read.bytes.toString('utf8'), file) }];
   } catch {
     return folder.rules; // an unreadable .gitignore excludes nothing, as in git
   }
 }
+
+/** Bounds on reading a `.gitignore`: real ones are a few KB. */
+const GITIGNORE_MAX_BYTES = 1 << 20;
+const GITIGNORE_TIME_LIMIT_MS = 5000;
 
 async function skipSpecial(walk: Walk, abs: string, rel: string): Promise<void> {
   const stat = await walk.io(() => fs.promises.lstat(abs)).catch(() => null);

@@ -97,6 +97,18 @@ describe('folder exclude globs', () => {
     expect(await sift.invoke('folder.update', { kb: 'K', path: path.join(root, 'papers'), excludeGlobs: [] })).toMatchObject({ ok: false, error: { code: 'not_found' } });
     expect(await sift.invoke('folder.update', { kb: 'K', path: path.join(root, 'notes'), excludeGlobs: [''] })).toMatchObject({ ok: false, error: { code: 'invalid_argument' } });
   });
+
+  it('accepts a glob with a run of ** segments, and refuses one too complex to match safely', async () => {
+    const root = setup();
+    await sift.invoke('kb.create', { name: 'K' });
+    await sift.invoke('folder.add', { kb: 'K', path: path.join(root, 'notes') });
+    const update = (glob: string) => sift.invoke('folder.update', { kb: 'K', path: path.join(root, 'notes'), excludeGlobs: [glob] });
+    expect(await update(`a/${'**/'.repeat(12)}b`)).toMatchObject({ ok: true });
+    expect(await update('a/**/b/**/c/**/d/**/e')).toEqual({
+      ok: false,
+      error: { code: 'invalid_argument', message: 'the exclude glob "a/**/b/**/c/**/d/**/e" is too complex to match safely: 4 separate "**" segments (at most 3)' },
+    });
+  });
 });
 
 describe('folders that are never documents', () => {

@@ -9,6 +9,7 @@ import type { Handlers } from '../../../shared/contract';
 import { SiftError } from '../../../shared/errors';
 import type { Folder } from '../../../shared/models';
 import { now, type CoreContext } from '../context';
+import { globProblem } from '../ingest/ignore-rules';
 import { resolveKb } from './knowledge-bases';
 
 interface FolderRow {
@@ -146,6 +147,10 @@ export function folderHandlers(ctx: CoreContext): Pick<Handlers, 'folder.add' | 
       const abs = path.resolve(input);
       const match = listFolders(ctx, found.id).find((f) => f.path === abs || f.path === safeRealpath(abs));
       if (!match) throw new SiftError('not_found', `${abs} is not a folder of "${found.name}"`);
+      for (const glob of excludeGlobs) {
+        const problem = globProblem(glob);
+        if (problem) throw new SiftError('invalid_argument', `the exclude glob "${glob}" is too complex to match safely: ${problem}`);
+      }
       ctx.appDb.prepare(`UPDATE folders SET exclude_globs = ? WHERE kb_id = ? AND path = ?`).run(JSON.stringify(excludeGlobs), found.id, match.path);
       ctx.events.emit('kb.changed', { kbId: found.id, change: 'folders' });
       return listFolders(ctx, found.id).find((f) => f.path === match.path)!;
