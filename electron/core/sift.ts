@@ -91,7 +91,12 @@ export function createSift(config: SiftConfig): Sift {
     async 'app.pickFolder'() {
       return { supported: false, path: null };
     },
-    ...knowledgeBaseHandlers(ctx),
+    ...knowledgeBaseHandlers(ctx, {
+      stopIndexing: async (kbId) => {
+        await watcher?.unwatchKb(kbId);
+        await indexer.stop(kbId);
+      },
+    }),
     ...folderHandlers(ctx),
     ...ingestHandlers(ctx, indexer),
     ...searchHandlers(ctx, () => embedding.get(), searchOptions),

@@ -36,8 +36,17 @@ function assertNameFree(ctx: CoreContext, name: string, exceptId?: string): void
   if (row && row.id !== exceptId) throw new SiftError('already_exists', `a knowledge base named "${name}" already exists`);
 }
 
+/** What deleting a knowledge base needs from the rest of the core. */
+export interface KbDeleteHooks {
+  /** Stop indexing and watching the knowledge base and wait until nothing holds its file. Default: nothing to stop. */
+  stopIndexing?: (kbId: string) => Promise<void>;
+}
+
 /** The knowledge-base operations of the contract. */
-export function knowledgeBaseHandlers(ctx: CoreContext): Pick<Handlers, 'kb.create' | 'kb.list' | 'kb.rename' | 'kb.delete'> {
+export function knowledgeBaseHandlers(
+  ctx: CoreContext,
+  hooks: KbDeleteHooks = {},
+): Pick<Handlers, 'kb.create' | 'kb.list' | 'kb.rename' | 'kb.delete'> {
   return {
     async 'kb.create'({ name }) {
       assertNameFree(ctx, name);
@@ -70,6 +79,9 @@ export function knowledgeBaseHandlers(ctx: CoreContext): Pick<Handlers, 'kb.crea
     async 'kb.delete'({ kb }) {
       const found = resolveKb(ctx, kb);
       ctx.appDb.prepare(`DELETE FROM knowledge_bases WHERE id = ?`).run(found.id);
+      // The row goes first so no new run can begin; the file goes last, once no run can write into
+      // it (or create it again) and every worker has let go of it.
+      await hooks.stopIndexing?.(found.id);
       ctx.kbFiles.remove(found.id);
       ctx.events.emit('kb.changed', { kbId: found.id, change: 'deleted' });
       return { id: found.id };
