@@ -43,13 +43,18 @@ export function globProblem(glob: string): string | null {
  * An `ignore` matcher for `lines` (a `.gitignore` text or a list of globs): runs of `**` collapsed,
  * patterns still too complex left out, each with a warning that names `source`.
  */
-export function safeIgnore(lines: string | string[], source: string, warn: (message: string) => void = logWarning): Ignore {
+export function safeIgnore(
+  lines: string | string[],
+  source: string,
+  warn: (message: string) => void = logWarning,
+): Ignore {
   const list = typeof lines === 'string' ? lines.split(/\r?\n/) : lines;
   const kept: string[] = [];
   for (const line of list) {
     const pattern = collapseGlobstars(line);
     const problem = line.trim() === '' || line.startsWith('#') ? null : patternProblem(pattern);
-    if (problem) warn(`[sift] ${source}: left out the pattern "${line.slice(0, 80)}": too complex to match safely (${problem})`);
+    const shown = line.slice(0, 80);
+    if (problem) warn(`[sift] ${source}: left out the pattern "${shown}": too complex to match safely (${problem})`);
     else kept.push(pattern);
   }
   return ignore().add(kept);

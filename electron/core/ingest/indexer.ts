@@ -78,7 +78,7 @@ export class Indexer {
     };
   }
 
-  /** The status of one knowledge base right now (of a deleted one: its last run's counters, without reopening its file). */
+  /** The status of one knowledge base now; of a deleted one, its last run's counters (the file is not reopened). */
   status(kbId: string): IngestStatus {
     const run = this.runs.get(kbId);
     if (!this.kbExists(kbId)) return storelessSnapshot(kbId, run?.counters ?? idleCounters());
@@ -155,7 +155,8 @@ export class Indexer {
   private kb(kbId: string): KbRun {
     let run = this.runs.get(kbId);
     if (!run) {
-      run = { counters: idleCounters(), running: null, wantFull: false, pendingFiles: new Map(), lastEmit: 0, stop: new AbortController() };
+      const stop = new AbortController();
+      run = { counters: idleCounters(), running: null, wantFull: false, pendingFiles: new Map(), lastEmit: 0, stop };
       this.runs.set(kbId, run);
     }
     return run;

@@ -45,6 +45,9 @@ export type FileOutcome =
 
 const SKIP_REASONS = new Set(['binary', 'unsupported', 'too_large', 'empty']);
 
+/** Why a link out of its folder is not read (the scan says the same). */
+const LINK_OUT = 'a link to outside the folder (links out are not followed for this folder)';
+
 /** The page address of a file: `wiki/<prefix>/<relPath>` (no prefix segment when the prefix is empty). */
 export function pagePathOf(prefix: string, relPath: string): string {
   return ['wiki', prefix, relPath].filter(Boolean).join('/');
@@ -66,7 +69,8 @@ export async function prepareFile(job: FileJob): Promise<FileOutcome> {
   }
 }
 
-type Read = { kind: 'bytes'; bytes: Buffer; stat: { size: number; mtimeMs: number } } | Exclude<FileOutcome, { kind: 'page' }>;
+type Stat = { size: number; mtimeMs: number };
+type Read = { kind: 'bytes'; bytes: Buffer; stat: Stat } | Exclude<FileOutcome, { kind: 'page' }>;
 
 /**
  * The file's bytes, read only when it is a regular file inside its folder (unless the folder
@@ -80,12 +84,14 @@ function readJob(job: FileJob, timeLimitMs: number): Read {
     const kind = nonRegularKind(s);
     if (kind) return problem(job, unknown, null, 'skipped', `not a regular file: ${kind}`);
     if (!job.followExternalLinks && !isWithin(fs.realpathSync.native(job.absPath), fs.realpathSync.native(job.folder))) {
-      return problem(job, unknown, null, 'skipped', 'a link to outside the folder (links out are not followed for this folder)');
+      return problem(job, unknown, null, 'skipped', LINK_OUT);
     }
-    if (s.size > job.maxFileBytes) return problem(job, stat, null, 'skipped', `too large (${mb(s.size)} > ${mb(job.maxFileBytes)} cap)`);
+    const cap = mb(job.maxFileBytes);
+    if (s.size > job.maxFileBytes) return problem(job, stat, null, 'skipped', `too large (${mb(s.size)} > ${cap} cap)`);
     const read = readRegularFile(job.absPath, job.maxFileBytes, timeLimitMs);
     if (read.ok) return { kind: 'bytes', bytes: read.bytes, stat: { size: read.size, mtimeMs: read.mtimeMs } };
-    if (read.why === 'too_large') return problem(job, stat, null, 'skipped', `too large (grew past the ${mb(job.maxFileBytes)} cap while read)`);
+    const grew = `too large (grew past the ${cap} cap while read)`;
+    if (read.why === 'too_large') return problem(job, stat, null, 'skipped', grew);
     return problem(job, unknown, null, read.why === 'timeout' ? 'failed' : 'skipped', read.detail);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -95,7 +101,7 @@ function readJob(job: FileJob, timeLimitMs: number): Read {
 }
 
 /** Parse the bytes and build the page: sections, chunks and the tokens of each. */
-async function pageOf(job: FileJob, bytes: Buffer, stat: { size: number; mtimeMs: number }, sha256: string): Promise<PreparedPage> {
+async function pageOf(job: FileJob, bytes: Buffer, stat: Stat, sha256: string): Promise<PreparedPage> {
   const doc = await parseFile(path.basename(job.relPath), bytes);
   const sections = buildSections(doc.text, doc.headings);
   // Each character of the page is indexed once: a chunk's keyword row holds the tokens of its

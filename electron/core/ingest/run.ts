@@ -47,7 +47,8 @@ export interface RunDeps {
   progress(force?: boolean): void;
   signal: AbortSignal;
   options: RunOptions;
-  /** True once the knowledge base is deleted (by another process too): the run stops at its next batch. Default never. */
+  /** True once the knowledge base is deleted (by another process too): the run stops at its next batch.
+   *  Default: never. */
   kbGone?: () => boolean;
   /** Folders the scan never enters: Sift's data folder, when a folder of the knowledge base holds it. Default []. */
   skipFolders?: string[];

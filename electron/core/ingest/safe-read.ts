@@ -60,7 +60,8 @@ export function readRegularFile(abs: string, maxBytes: number, timeLimitMs: numb
       parts.push(got === want ? part : part.subarray(0, got));
       total += got;
       if (total > maxBytes) return { ok: false, why: 'too_large', detail: `more than ${maxBytes} bytes` };
-      if (Date.now() > deadline) return { ok: false, why: 'timeout', detail: `reading took longer than ${timeLimitMs} ms` };
+      const late = Date.now() > deadline;
+      if (late) return { ok: false, why: 'timeout', detail: `reading took longer than ${timeLimitMs} ms` };
     }
     return { ok: true, bytes: Buffer.concat(parts, total), size: total, mtimeMs: Math.trunc(stat.mtimeMs) };
   } finally {

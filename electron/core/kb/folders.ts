@@ -80,13 +80,18 @@ const SYSTEM_FOLDERS = process.platform === 'win32' ? [] : ['/proc', '/sys', '/d
  */
 export function assertIndexable(real: string, dataDir: string): void {
   if (path.parse(real).root === real) {
-    throw new SiftError('invalid_argument', `${real} is the root of a file system; add the folders that hold your documents instead`);
+    const hint = 'add the folders that hold your documents instead';
+    throw new SiftError('invalid_argument', `${real} is the root of a file system; ${hint}`);
   }
   const system = SYSTEM_FOLDERS.find((sys) => isInside(real, sys));
-  if (system) throw new SiftError('invalid_argument', `${real} is inside ${system}, a system folder whose files are not documents`);
+  if (system) {
+    const why = 'a system folder whose files are not documents';
+    throw new SiftError('invalid_argument', `${real} is inside ${system}, ${why}`);
+  }
   const data = safeRealpath(path.resolve(dataDir));
   if (isInside(real, data)) {
-    throw new SiftError('invalid_argument', `${real} is inside Sift's data folder ${data}, which holds its own index files`);
+    const why = 'which holds its own index files';
+    throw new SiftError('invalid_argument', `${real} is inside Sift's data folder ${data}, ${why}`);
   }
 }
 
@@ -119,7 +124,9 @@ export function folderHandlers(ctx: CoreContext): Pick<Handlers, 'folder.add' | 
       const prefix = choosePrefix(listFolders(ctx, found.id), real);
       const follow = followExternalLinks ? 1 : 0;
       ctx.appDb
-        .prepare(`INSERT INTO folders (kb_id, path, added_at, page_prefix, follow_external_links) VALUES (?, ?, ?, ?, ?)`)
+        .prepare(
+          `INSERT INTO folders (kb_id, path, added_at, page_prefix, follow_external_links) VALUES (?, ?, ?, ?, ?)`,
+        )
         .run(found.id, real, at, prefix, follow);
       ctx.appDb.prepare(`UPDATE knowledge_bases SET updated_at = ? WHERE id = ?`).run(at, found.id);
       ctx.events.emit('kb.changed', { kbId: found.id, change: 'folders' });
@@ -149,7 +156,9 @@ export function folderHandlers(ctx: CoreContext): Pick<Handlers, 'folder.add' | 
       if (!match) throw new SiftError('not_found', `${abs} is not a folder of "${found.name}"`);
       for (const glob of excludeGlobs) {
         const problem = globProblem(glob);
-        if (problem) throw new SiftError('invalid_argument', `the exclude glob "${glob}" is too complex to match safely: ${problem}`);
+        if (!problem) continue;
+        const message = `the exclude glob "${glob}" is too complex to match safely: ${problem}`;
+        throw new SiftError('invalid_argument', message);
       }
       ctx.appDb.prepare(`UPDATE folders SET exclude_globs = ? WHERE kb_id = ? AND path = ?`).run(JSON.stringify(excludeGlobs), found.id, match.path);
       ctx.events.emit('kb.changed', { kbId: found.id, change: 'folders' });
