@@ -35,6 +35,7 @@ const OPTIONS = {
   out: { type: 'string' },
   message: { type: 'string' },
   kb: { type: 'string', multiple: true },
+  'follow-links': { type: 'boolean' },
 } as const;
 
 const commands = { ...kbCommands, ...ingestCommands, ...searchCommands, ...evalCommands, ...chatCommands, ...exportCommands, ...mcpCommands };

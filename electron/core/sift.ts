@@ -100,7 +100,13 @@ export function createSift(config: SiftConfig): Sift {
     async 'app.pickFolder'() {
       return { supported: false, path: null };
     },
-    ...knowledgeBaseHandlers(ctx, { beforeDelete: (kbId) => stopTurnsOfKb(turns, kbId) }),
+    ...knowledgeBaseHandlers(ctx, {
+      beforeDelete: (kbId) => stopTurnsOfKb(turns, kbId),
+      stopIndexing: async (kbId) => {
+        await watcher?.unwatchKb(kbId);
+        await indexer.stop(kbId);
+      },
+    }),
     ...folderHandlers(ctx),
     ...ingestHandlers(ctx, indexer),
     // Asking to index again is also asking to try a model that failed to load again.
