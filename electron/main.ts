@@ -4,15 +4,22 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, protocol, session, shell, type IpcMainInvokeEvent } from 'electron';
 import { createSift, embeddingConfigFromEnv, ollamaHostFromEnv, type Sift } from './core';
 import { IPC_EVENT, IPC_INVOKE } from '../shared/ipc';
 import { DEFAULT_SETTINGS } from '../shared/settings';
 import { CONTENT_SECURITY_POLICY } from './hosts/csp';
+import {
+  APP_SCHEME, APP_START_URL, isAppUrl, isPermissionAllowed, isTrustedSender, resolveAppFile,
+} from './hosts/electron-security';
 import { installProcessGuard } from './hosts/process-guard';
 
 app.setName('Sift');
 installProcessGuard();
+// The renderer is served from app://sift, a real origin of its own, rather than file:// (which reaches every file).
+protocol.registerSchemesAsPrivileged([
+  { scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } },
+]);
 
 /** Set by `npm run dev` only: the Vite dev server the window loads instead of the built files. */
 const DEV_SERVER_URL = process.env.SIFT_DEV_SERVER_URL ?? null;
@@ -37,6 +44,22 @@ async function printToPdf(html: string): Promise<Buffer> {
     win.destroy();
   }
 }
+/** Answer app:// requests with the built renderer's files; anything outside its folder is 404. */
+function serveRenderer(): void {
+  const root = path.join(__dirname, '..', 'renderer');
+  protocol.handle(APP_SCHEME, async (request) => {
+    const hit = resolveAppFile(request.url, root);
+    const body = hit ? await fs.promises.readFile(hit.file).catch(() => null) : null;
+    return body && hit ? new Response(body, { headers: hit.headers }) : new Response('Not found', { status: 404 });
+  });
+}
+
+/** Only Sift's own top frame may call the core; the frame is as Electron reports it. */
+function fromApp(event: IpcMainInvokeEvent): boolean {
+  const frame = event.senderFrame;
+  return isTrustedSender(frame ? { url: frame.url, isMainFrame: frame.parent === null } : null, DEV_SERVER_URL);
+}
+
 let sift: Sift | null = null;
 
 function createWindow(core: Sift): BrowserWindow {
@@ -56,7 +79,7 @@ function createWindow(core: Sift): BrowserWindow {
   win.once('ready-to-show', () => win.show());
   // Navigation away from the app and new windows are refused; http(s) links open in the browser.
   win.webContents.on('will-navigate', (event, url) => {
-    if (!DEV_SERVER_URL || !url.startsWith(DEV_SERVER_URL)) event.preventDefault();
+    if (!isAppUrl(url, DEV_SERVER_URL)) event.preventDefault();
   });
   win.webContents.setWindowOpenHandler(({ url }) => {
     if (/^https?:\/\//i.test(url)) void shell.openExternal(url);
@@ -68,11 +91,19 @@ function createWindow(core: Sift): BrowserWindow {
   win.on('closed', stop);
   // `npm run dev` serves the renderer with hot reload; otherwise the built files are loaded.
   if (DEV_SERVER_URL) void win.loadURL(DEV_SERVER_URL);
-  else void win.loadFile(path.join(__dirname, '..', 'renderer', 'index.html'));
+  else void win.loadURL(APP_START_URL);
   return win;
 }
 
 void app.whenReady().then(() => {
+  serveRenderer();
+  // Every permission is denied unless the policy lists it for Sift's own pages.
+  session.defaultSession.setPermissionRequestHandler((_contents, permission, callback, details) => {
+    callback(isPermissionAllowed(permission, details.requestingUrl, DEV_SERVER_URL));
+  });
+  session.defaultSession.setPermissionCheckHandler((_contents, permission, origin) =>
+    isPermissionAllowed(permission, origin, DEV_SERVER_URL),
+  );
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [POLICY] } });
   });
@@ -89,6 +120,9 @@ void app.whenReady().then(() => {
   });
   sift = core;
   ipcMain.handle(IPC_INVOKE, async (event, op: unknown, args: unknown) => {
+    if (!fromApp(event)) {
+      return { ok: false, error: { code: 'unauthorized', message: 'Only Sift\'s own window may call it.' } };
+    }
     // The one operation only this host can answer: the OS folder picker.
     if (op === 'app.pickFolder') {
       const win = BrowserWindow.fromWebContents(event.sender);

@@ -31,7 +31,8 @@ export const operations = {
   'kb.rename': op(z.object({ kb: KbRef, name: KbName }), KnowledgeBase),
   'kb.delete': op(z.object({ kb: KbRef }), z.object({ id: z.string() })),
 
-  'folder.add': op(z.object({ kb: KbRef, path: FolderPath }), Folder),
+  /** Add a folder. `followExternalLinks` (default false) also reads what links inside it point to elsewhere. */
+  'folder.add': op(z.object({ kb: KbRef, path: FolderPath, followExternalLinks: z.boolean().optional() }), Folder),
   'folder.remove': op(z.object({ kb: KbRef, path: FolderPath }), z.object({ path: z.string() })),
   'folder.list': op(z.object({ kb: KbRef }), z.array(Folder)),
   /** Change a folder's exclude globs (gitignore syntax); the next run applies them. */

@@ -30,6 +30,8 @@ export const Folder = z.object({
   excludeGlobs: z.array(z.string()),
   /** Its pages are addressed `wiki/<pagePrefix>/<path>`; empty for the first folder (`wiki/<path>`). */
   pagePrefix: z.string(),
+  /** Follow links that lead outside the folder (to files or folders elsewhere). Default false. */
+  followExternalLinks: z.boolean(),
 });
 export type Folder = z.infer<typeof Folder>;
 
@@ -56,7 +58,8 @@ export type FileProblem = z.infer<typeof FileProblem>;
 /** Where indexing of one knowledge base stands. */
 export const IngestStatus = z.object({
   kbId: z.string(),
-  state: z.enum(['idle', 'scanning', 'indexing', 'embedding', 'done', 'error']),
+  /** `cancelled`: the knowledge base was deleted during the run (see `error`); nothing of it is kept. */
+  state: z.enum(['idle', 'scanning', 'indexing', 'embedding', 'done', 'error', 'cancelled']),
   filesTotal: z.number().int(),
   filesDone: z.number().int(),
   filesFailed: z.number().int(),

@@ -55,7 +55,7 @@ describe('sift ask, ingest, pages, search', () => {
 
     const down = await run('--data-dir', data, 'ask', 'Ops', 'How often does it retry?', '--ollama-host', 'http://127.0.0.1:9');
     expect(down.code).toBe(0);
-    expect(down.out).toMatch(/^No language model is running \(Ollama is not reachable at http:\/\/127\.0\.0\.1:9\)/);
+    expect(down.out).toMatch(/^No language model is running \(Ollama is not reachable at `http:\/\/127\.0\.0\.1:9`\)/);
     expect(down.out).toMatch(/retries three times after E_CONN_RESET\. \[1\]\n\nReferences:\n\[1\] Retry policy — wiki\/retry\.md · Retry policy$/);
 
     const conversations = JSON.parse((await run('--data-dir', data, 'conversations', 'Ops', '--json')).out);

@@ -32,6 +32,21 @@ describe('sift CLI', () => {
     expect(fs.existsSync(path.join(data, 'kbs', `${id}.sqlite`))).toBe(false);
   });
 
+  it('adds a folder that follows links out only with --follow-links, and refuses the root', async () => {
+    const data = tempDir();
+    const [plain, linked] = [fs.realpathSync(tempDir()), fs.realpathSync(tempDir())];
+    await run('--data-dir', data, 'kb', 'create', 'Notes');
+    expect((await run('--data-dir', data, 'folder', 'add', 'Notes', plain)).code).toBe(0);
+    expect((await run('--data-dir', data, 'folder', 'add', 'Notes', linked, '--follow-links')).code).toBe(0);
+    const folders = JSON.parse((await run('--data-dir', data, 'folder', 'list', 'Notes', '--json')).out) as { path: string; followExternalLinks: boolean }[];
+    expect(folders.map((f) => [f.path, f.followExternalLinks])).toEqual([
+      [plain, false],
+      [linked, true],
+    ]);
+    const root = path.parse(plain).root;
+    expect(await run('--data-dir', data, 'folder', 'add', 'Notes', root)).toMatchObject({ code: 1, err: `sift: ${root} is the root of a file system; add the folders that hold your documents instead` });
+  });
+
   it('prints one clear line to stderr and exits non-zero on errors', async () => {
     const data = tempDir();
     expect(await run('--data-dir', data, 'kb', 'delete', 'ghost')).toEqual({ code: 1, out: '', err: 'sift: no knowledge base has the id or name "ghost"' });

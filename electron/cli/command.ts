@@ -14,9 +14,10 @@ export interface CommandIo {
 
 /** What a command is given. */
 export interface CommandInput {
+  /** The core on the data folder, opened when first read (a command that never reads it leaves the folder alone). */
   sift: Sift;
   args: string[];
-  flags: { json?: boolean; port?: string; static?: string; watch?: boolean; 'top-k'?: string; mode?: string; model?: string; 'ollama-host'?: string; conversation?: string; format?: string; out?: string; message?: string;
+  flags: { json?: boolean; port?: string; static?: string; watch?: boolean; 'top-k'?: string; mode?: string; model?: string; 'ollama-host'?: string; conversation?: string; format?: string; out?: string; message?: string; 'follow-links'?: boolean;
     kb?: string[] };
   io: CommandIo;
 }

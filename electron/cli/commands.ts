@@ -47,7 +47,8 @@ export const kbCommands: Record<string, Command> = {
     words: 2,
     async run({ sift, args, flags, io }) {
       const [kb, dir] = need(args, ['kb', 'path']);
-      const folder = await call(sift, 'folder.add', { kb: kb!, path: path.resolve(dir!) });
+      const followExternalLinks = flags['follow-links'] ?? false;
+      const folder = await call(sift, 'folder.add', { kb: kb!, path: path.resolve(dir!), followExternalLinks });
       return flags.json ? printJson(io, folder) : (io.out(`added ${folder.path}`), 0);
     },
   },

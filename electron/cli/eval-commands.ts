@@ -4,12 +4,12 @@ import { embeddingConfigFromEnv } from '../core';
 import { DEFAULT_SPLIT, judgedQueries, loadDataset } from '../core/eval/dataset';
 import { SCORE_NAMES, type QueryScores } from '../core/eval/metrics';
 import { runEval, type EvalReport } from '../core/eval/runner';
-import { dataPaths } from '../core/paths';
+import { dataPaths, resolveDataDir } from '../core/paths';
 import { need, printJson, table, type Command, type CommandInput } from './command';
 import { UsageError } from './usage';
 
-/** The flags `eval` reads; `--split` is its own. */
-type EvalFlags = CommandInput['flags'] & { split?: string };
+/** The flags `eval` reads; `--split` is its own, and `--data-dir` decides whether downloads are kept. */
+type EvalFlags = CommandInput['flags'] & { split?: string; 'data-dir'?: string };
 
 const HEADERS: Record<(typeof SCORE_NAMES)[number], string> = {
   hitAt5: 'Hit@5', recallAt5: 'Recall@5', recallAt20: 'Recall@20', mrrAt10: 'MRR@10', ndcgAt10: 'nDCG@10',
@@ -50,9 +50,10 @@ function readFlags(flags: EvalFlags): { topK: number; mode: 'hybrid' | 'keyword'
 export const evalCommands: Record<string, Command> = {
   eval: {
     words: 1,
-    async run({ sift, args, flags, io }) {
+    async run({ args, flags, io }) {
       const [dir] = need(args, ['dataset']);
       const { topK, mode, split } = readFlags(flags as EvalFlags);
+      const namedDataDir = (flags as EvalFlags)['data-dir'] ?? process.env.SIFT_DATA_DIR;
       const dataset = loadDataset(dir!, split);
       if (judgedQueries(dataset).length === 0) {
         throw new SiftError('invalid_argument', `eval: no query of ${dataset.dir} has a relevant document in qrels/${split}.tsv`);
@@ -62,8 +63,10 @@ export const evalCommands: Record<string, Command> = {
         mode,
         topK,
         embedding: embeddingConfigFromEnv(),
-        // The model the app and other commands downloaded is reused, and one downloaded now is kept.
-        modelsDir: dataPaths(sift.dataDir).models,
+        // The model the app and other commands downloaded is reused. One downloaded now is kept only in a data
+        // folder the person named: eval must not write into their everyday one (it opens no core there either).
+        modelsDir: dataPaths(resolveDataDir(namedDataDir)).models,
+        modelsReadOnly: !namedDataDir,
         onProgress: progress,
       });
       return flags.json ? printJson(io, report) : (io.out(formatReport(report)), 0);

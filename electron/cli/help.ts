@@ -10,7 +10,9 @@ Knowledge bases (KB is an id or an exact name):
   kb delete KB                delete a knowledge base and its index file
 
 Folders:
-  folder add KB PATH          add a folder to a knowledge base
+  folder add KB PATH [--follow-links]
+                              add a folder to a knowledge base; --follow-links also reads
+                              what links inside it point to outside it (off by default)
   folder remove KB PATH       remove a folder from a knowledge base
   folder list KB [--json]     list the folders of a knowledge base
 
@@ -65,5 +67,6 @@ Environment:
   SIFT_EMBEDDING              none | transformers (default) | ollama:MODEL
   SIFT_EMBED_MODEL            embedding model id (default Xenova/multilingual-e5-small)
   SIFT_MODEL_DIR              a local folder holding embedding model files (works offline)
+  SIFT_MODEL_HOST             a Hugging Face mirror to download the model from
   OLLAMA_HOST                 the Ollama server (default http://127.0.0.1:11434)
 `;

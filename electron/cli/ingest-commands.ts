@@ -12,7 +12,7 @@ export function formatSummary(s: IngestStatus): string {
     `elapsed   ${(s.elapsedMs / 1000).toFixed(1)} s`,
   ];
   if (s.keywordOnly) lines.push(`keyword-only: ${s.keywordOnly}`);
-  if (s.error) lines.push(`error: ${s.error}`);
+  if (s.error) lines.push(`${s.state === 'cancelled' ? 'cancelled' : 'error'}: ${s.error}`);
   for (const p of s.problems) lines.push(`${p.status.padEnd(7)} ${p.relPath}: ${p.reason}`);
   return lines.join('\n');
 }
@@ -50,7 +50,7 @@ export const ingestCommands: Record<string, Command> = {
       const status = await sift.ingest(kbRef!);
       stopProgress();
       io.out(flags.json ? JSON.stringify(status, null, 2) : formatSummary(status));
-      if (!flags.watch) return status.state === 'error' ? 1 : 0;
+      if (!flags.watch) return status.state === 'error' || status.state === 'cancelled' ? 1 : 0;
       io.out('watching for changes; press Ctrl+C to stop');
       subscribe((s) => {
         if (s.kbId === status.kbId && (s.state === 'done' || s.state === 'error')) io.out(flags.json ? JSON.stringify(s) : `${s.finishedAt}: ${progressLine(s)}`);

@@ -35,6 +35,7 @@ const OPTIONS = {
   out: { type: 'string' },
   message: { type: 'string' },
   kb: { type: 'string', multiple: true },
+  'follow-links': { type: 'boolean' },
 } as const;
 
 const commands = { ...kbCommands, ...ingestCommands, ...searchCommands, ...evalCommands, ...chatCommands, ...exportCommands, ...mcpCommands };
@@ -60,10 +61,20 @@ export async function runCli(argv: string[], io: CommandIo = defaultIo()): Promi
     return 2;
   }
   const rest = positionals.slice(command.words);
-  let sift: Sift | null = null;
+  let sift = null as Sift | null; // set by the getter below
   try {
-    sift = createSift({ dataDir: resolveDataDir(values['data-dir']), embedding: embeddingConfigFromEnv(), ...command.core?.(values) });
-    return await command.run({ sift, args: rest, flags: values, io });
+    const dataDir = resolveDataDir(values['data-dir']);
+    // Opened on first use, so a command that needs no data folder (eval) creates none.
+    const input = {
+      get sift(): Sift {
+        sift ??= createSift({ dataDir, embedding: embeddingConfigFromEnv(), ...command.core?.(values) });
+        return sift;
+      },
+      args: rest,
+      flags: values,
+      io,
+    };
+    return await command.run(input);
   } catch (err) {
     if (err instanceof UsageError) {
       io.err(`sift: ${err.message}`);

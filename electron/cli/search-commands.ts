@@ -17,10 +17,9 @@ function figures(p: Passage): string {
   return `${p.hitReason}; ${kw}; ${vec}; rrf ${p.rrfScore === null ? '–' : p.rrfScore.toFixed(4)}`;
 }
 
-/** Search results for a terminal. */
+/** Search results for a terminal (the keyword-only note is not among them: it goes to stderr, see `search`). */
 export function formatResults(r: SearchResult): string {
   const lines: string[] = [];
-  if (r.keywordOnlyReason) lines.push(`(keyword-only: ${r.keywordOnlyReason})`);
   for (const m of r.missingRefs) lines.push(`(no page ${m})`);
   for (const j of r.rejectedRefs) lines.push(`(ignored [[${j.raw}]]: ${j.reason})`);
   if (r.passages.length === 0) lines.push('Nothing matched in this knowledge base.');
@@ -44,6 +43,8 @@ export const searchCommands: Record<string, Command> = {
       const mode = flags.mode ?? 'hybrid';
       if (mode !== 'hybrid' && mode !== 'keyword' && mode !== 'vector') throw new UsageError(`--mode must be hybrid, keyword or vector, got ${mode}`);
       const result = await call(sift, 'search.query', { kb: kb!, query: query!, topK, mode });
+      // Said once, beside the results, so stdout stays just the results (or the JSON) for a pipe.
+      if (result.keywordOnlyReason) io.err(`sift: keyword-only search: ${result.keywordOnlyReason}`);
       return flags.json ? printJson(io, result) : (io.out(formatResults(result)), 0);
     },
   },

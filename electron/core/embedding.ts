@@ -3,10 +3,12 @@
  * configuration, kept loaded, and — when it cannot be had — reported as a reason, so indexing goes
  * on keyword-only and search says why instead of failing.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import type { EventBus } from './events';
 import type { Embedder } from './embed/embedder';
 import { createOllamaEmbedder } from './embed/ollama';
-import { createTransformersEmbedder } from './embed/transformers';
+import { createTransformersEmbedder, transformersModelOnDisk } from './embed/transformers';
 
 /** Which embedding model to use. */
 export type EmbeddingConfig =
@@ -18,41 +20,109 @@ export type EmbeddingConfig =
       localModelDir?: string;
       /** Download the model on first use when it is not on disk. Default true. */
       allowDownload?: boolean;
+      /** Where to download from: the hub or a mirror such as 'https://hf-mirror.com/'. Default the hub. */
+      remoteHost?: string;
     }
   | { provider: 'ollama'; host?: string; model: string }
   | { provider: 'none' };
 
-/** After a failure, how long before trying to load the model again, in ms. */
-const RETRY_AFTER_MS = 60_000;
+/** Where models live, and whether Sift may write there. */
+export interface ModelsFolder {
+  /** Folder models are looked up in and downloaded to (`<data dir>/models`). */
+  dir: string;
+  /**
+   * Write nothing into `dir`: downloads go here instead and a failed load is remembered in memory only
+   * (a throw-away run such as `sift eval` must not write into the person's data folder). Default: none.
+   */
+  downloadDir?: string;
+}
+
+/** Tunables of {@link EmbeddingService}. */
+export interface EmbeddingServiceOptions {
+  /** Wait after the first failed load before trying again, in ms; doubles per failure. Default 60,000 (≥ 0). */
+  retryAfterMs?: number;
+  /** The longest wait between tries, in ms. Default 3,600,000 (one hour). */
+  maxRetryAfterMs?: number;
+  /** The clock, in ms since 1970. Default Date.now (tests pass their own). */
+  now?: () => number;
+}
+
+/** A failed load, remembered so searches do not wait on the network again before it is due. */
+interface Failure {
+  key: string;
+  reason: string;
+  failedAt: number;
+  failures: number;
+}
+
+/** The file that keeps a transformers.js model's last failed load across runs (each CLI command is a new process). */
+const FAILURE_FILE = '.load-failure.json';
 
 /** Lazily creates and keeps the configured embedder; a changed configuration loads the new model. */
 export class EmbeddingService {
   private loading: Promise<Embedder | string> | null = null;
   private loadedFor = '';
-  private failedAt = 0;
+  private failure: Failure | null = null;
+  /** While a background retry runs: the reason callers get meanwhile. */
+  private retrying: string | null = null;
+  private readonly models: ModelsFolder;
+  private readonly now: () => number;
 
   constructor(
     private readonly config: () => EmbeddingConfig,
-    private readonly modelsDir: string,
+    models: string | ModelsFolder,
     private readonly events: EventBus,
-  ) {}
+    private readonly options: EmbeddingServiceOptions = {},
+  ) {
+    this.models = typeof models === 'string' ? { dir: models } : models;
+    this.now = options.now ?? Date.now;
+  }
 
-  /** The embedder, or the reason there is none (the knowledge base then searches by keywords only). */
+  /**
+   * The embedder, or the reason there is none (the knowledge base then searches by keywords only).
+   * After a failed load the reason is returned at once, without a new attempt, until the backoff is
+   * over, {@link retry} is called, the configuration changes or the model's files appear on disk.
+   * A retry after the backoff runs in the background: calls meanwhile still get the reason at once.
+   */
   get(): Promise<Embedder | string> {
     const config = this.config();
     const key = JSON.stringify(config);
     if (this.loading && key !== this.loadedFor) {
       const old = this.loading;
       this.loading = null;
+      this.retrying = null;
       void old.then((e) => (typeof e === 'string' ? undefined : e.close()));
     }
-    if (this.loading && this.failedAt && Date.now() - this.failedAt > RETRY_AFTER_MS) this.loading = null;
-    if (!this.loading) {
-      this.failedAt = 0;
-      this.loadedFor = key;
-      this.loading = this.load(config);
-    }
-    return this.loading;
+    if (this.loading) return this.retrying !== null ? Promise.resolve(this.retrying) : this.loading;
+    const failure = this.rememberedFailure(config, key);
+    const due = failure ? failure.failedAt + this.backoff(failure.failures) : 0;
+    if (failure && this.now() < due) return Promise.resolve(failure.reason);
+    this.loadedFor = key;
+    const loading = this.load(config, key, failure?.failures ?? 0);
+    this.loading = loading;
+    this.retrying = failure ? failure.reason : null;
+    // A failure is not kept as the current load: the next call decides from the remembered failure.
+    void loading.then((got) => {
+      if (this.loading !== loading) return;
+      this.retrying = null;
+      if (typeof got === 'string') this.loading = null;
+    });
+    return failure ? Promise.resolve(failure.reason) : loading;
+  }
+
+  /**
+   * Forget a failed load, so the next {@link get} tries again and waits for the attempt (the person
+   * re-indexed, changed the settings or asked to try again).
+   */
+  retry(): void {
+    this.failure = null;
+    this.retrying = null; // a background retry under way is now waited for
+    if (!this.models.downloadDir) fs.rmSync(path.join(this.models.dir, FAILURE_FILE), { force: true });
+  }
+
+  /** Resolves once no load is under way (a background retry has succeeded or failed). */
+  async settled(): Promise<void> {
+    await this.loading;
   }
 
   /** Free the model (stops its worker). */
@@ -62,21 +132,61 @@ export class EmbeddingService {
     if (current && typeof current !== 'string') await current.close();
   }
 
-  private async load(c: EmbeddingConfig): Promise<Embedder | string> {
+  private backoff(failures: number): number {
+    const first = this.options.retryAfterMs ?? 60_000;
+    return Math.min(first * 2 ** Math.max(0, failures - 1), this.options.maxRetryAfterMs ?? 3_600_000);
+  }
+
+  /** The last failure of this configuration, unless the model's files have since been put on disk. */
+  private rememberedFailure(config: EmbeddingConfig, key: string): Failure | null {
+    if (this.failure?.key !== key) this.failure = config.provider === 'transformers' ? this.readFailure(key) : null;
+    if (!this.failure || config.provider !== 'transformers') return this.failure;
+    const onDisk = transformersModelOnDisk({ ...config, modelsDir: this.models.dir });
+    return onDisk ? null : this.failure;
+  }
+
+  private readFailure(key: string): Failure | null {
+    try {
+      const saved = JSON.parse(fs.readFileSync(path.join(this.models.dir, FAILURE_FILE), 'utf8')) as Partial<Failure>;
+      const valid =
+        typeof saved.reason === 'string' && typeof saved.failedAt === 'number' && typeof saved.failures === 'number';
+      return valid && saved.key === key ? (saved as Failure) : null;
+    } catch {
+      return null; // no file, or one we cannot read: nothing remembered
+    }
+  }
+
+  private remember(config: EmbeddingConfig, failure: Failure): void {
+    this.failure = failure;
+    if (this.models.downloadDir || config.provider !== 'transformers') return;
+    try {
+      fs.mkdirSync(this.models.dir, { recursive: true, mode: 0o700 });
+      fs.writeFileSync(path.join(this.models.dir, FAILURE_FILE), JSON.stringify(failure), { mode: 0o600 });
+    } catch {
+      // Not fatal: the failure is then remembered for this process only.
+    }
+  }
+
+  private async load(c: EmbeddingConfig, key: string, failuresBefore: number): Promise<Embedder | string> {
     if (c.provider === 'none') return 'no embedding model is configured';
     try {
       if (c.provider === 'ollama') return await createOllamaEmbedder({ host: c.host ?? 'http://127.0.0.1:11434', model: c.model });
-      return await createTransformersEmbedder({
+      const embedder = await createTransformersEmbedder({
         modelId: c.modelId,
-        modelsDir: this.modelsDir,
+        modelsDir: this.models.dir,
+        downloadDir: this.models.downloadDir,
         localModelDir: c.localModelDir,
         allowDownload: c.allowDownload ?? true,
+        remoteHost: c.remoteHost,
         onProgress: (p) => this.events.emit('model.progress', p),
       });
+      if (failuresBefore > 0) this.retry();
+      return embedder;
     } catch (err) {
-      this.failedAt = Date.now();
       const reason = err instanceof Error ? err.message : String(err);
-      this.events.emit('model.progress', { modelId: c.provider === 'ollama' ? c.model : (c.modelId ?? 'default'), status: 'failed', message: reason });
+      this.remember(c, { key, reason, failedAt: this.now(), failures: failuresBefore + 1 });
+      const modelId = c.provider === 'ollama' ? c.model : (c.modelId ?? 'default');
+      this.events.emit('model.progress', { modelId, status: 'failed', message: reason });
       return reason;
     }
   }
@@ -86,12 +196,19 @@ export class EmbeddingService {
  * The embedding configuration from environment variables (it wins over the settings), or
  * undefined when none is set:
  * `SIFT_EMBEDDING` = `none` | `ollama:<model>` | `transformers` (default); `SIFT_EMBED_MODEL` =
- * a Hugging Face model id; `SIFT_MODEL_DIR` = a local folder holding model files; `OLLAMA_HOST`.
+ * a Hugging Face model id; `SIFT_MODEL_DIR` = a local folder holding model files; `SIFT_MODEL_HOST` = a hub
+ * mirror to download from; `OLLAMA_HOST`.
  */
 export function embeddingConfigFromEnv(env: NodeJS.ProcessEnv = process.env): EmbeddingConfig | undefined {
   const choice = env.SIFT_EMBEDDING?.trim() ?? '';
-  if (!choice && !env.SIFT_EMBED_MODEL && !env.SIFT_MODEL_DIR) return undefined; // the settings decide
+  const anySet = choice || env.SIFT_EMBED_MODEL || env.SIFT_MODEL_DIR || env.SIFT_MODEL_HOST;
+  if (!anySet) return undefined; // the settings decide
   if (choice === 'none') return { provider: 'none' };
   if (choice.startsWith('ollama:')) return { provider: 'ollama', model: choice.slice('ollama:'.length), host: env.OLLAMA_HOST || undefined };
-  return { provider: 'transformers', modelId: env.SIFT_EMBED_MODEL || undefined, localModelDir: env.SIFT_MODEL_DIR || undefined };
+  return {
+    provider: 'transformers',
+    modelId: env.SIFT_EMBED_MODEL || undefined,
+    localModelDir: env.SIFT_MODEL_DIR || undefined,
+    remoteHost: env.SIFT_MODEL_HOST || undefined,
+  };
 }

@@ -31,6 +31,7 @@ import { dataPaths } from './paths';
 import { appMigrations } from './store/migrations/app';
 import { kbMigrations } from './store/migrations/kb';
 import { openDatabase } from './store/open';
+import { tightenDataDir } from './store/private';
 import { formatZodError } from './validate';
 
 /** Options of {@link createSift}. */
@@ -39,6 +40,10 @@ export interface SiftConfig {
   dataDir: string;
   /** The embedding model, overriding the setting (CLI environment, tests). Default: the setting. */
   embedding?: EmbeddingConfig;
+  /** Folder models are looked up in and downloaded to. Default `<dataDir>/models`. */
+  modelsDir?: string;
+  /** Only read `modelsDir`: downloads go to `<dataDir>/models` (a throw-away data folder). Default false. */
+  modelsReadOnly?: boolean;
   /** Defaults for settings the person has not changed (e.g. the Ollama host from OLLAMA_HOST). */
   settingsDefaults?: Partial<Settings>;
   /** Indexing tunables (file-size cap, concurrency, batch size). */
@@ -73,12 +78,15 @@ export interface Sift {
 /** Start the engine on a data folder. */
 export function createSift(config: SiftConfig): Sift {
   const paths = dataPaths(config.dataDir);
+  tightenDataDir(config.dataDir);
   const appDb = openDatabase(paths.appDb, appMigrations, 'the app database');
   const ctx: CoreContext = { dataDir: config.dataDir, appDb, events: new EventBus(), kbFiles: new KbFiles(config.dataDir) };
 
   const settings = new SettingsStore(appDb, ctx.events, config.settingsDefaults);
   const live = new LiveConfig(settings, { chat: config.chat, embedding: config.embedding, maxFileBytes: config.indexer?.maxFileBytes });
-  const embedding = new EmbeddingService(() => live.embedding(), paths.models, ctx.events);
+  const downloadDir = config.modelsReadOnly ? paths.models : undefined;
+  const models = { dir: config.modelsDir ?? paths.models, downloadDir };
+  const embedding = new EmbeddingService(() => live.embedding(), models, ctx.events);
   const indexer = new Indexer(ctx, () => embedding.get(), { ...config.indexer, maxFileBytesNow: () => live.maxFileBytes() });
   const vectorIndexes = new VectorIndexBuilder();
   const searchOptions = { buildIndex: vectorIndexes.build, ...config.search };
@@ -94,9 +102,20 @@ export function createSift(config: SiftConfig): Sift {
     async 'app.pickFolder'() {
       return { supported: false, path: null };
     },
-    ...knowledgeBaseHandlers(ctx, { beforeDelete: (kbId) => stopTurnsOfKb(turns, kbId) }),
+    ...knowledgeBaseHandlers(ctx, {
+      beforeDelete: (kbId) => stopTurnsOfKb(turns, kbId),
+      stopIndexing: async (kbId) => {
+        await watcher?.unwatchKb(kbId);
+        await indexer.stop(kbId);
+      },
+    }),
     ...folderHandlers(ctx),
     ...ingestHandlers(ctx, indexer),
+    // Asking to index again is also asking to try a model that failed to load again.
+    async 'ingest.start'({ kb }) {
+      embedding.retry();
+      return indexer.start(resolveKb(ctx, kb).id);
+    },
     ...searchHandlers(ctx, () => embedding.get(), searchOptions),
     ...chatHandlers(ctx, chatDeps),
     ...askHandlers(ctx, chatDeps),
@@ -107,7 +126,10 @@ export function createSift(config: SiftConfig): Sift {
       const before = JSON.stringify(live.embedding());
       const next = settings.set(patch);
       // A new embedding model re-embeds every knowledge base in the background (progress as ingest events).
-      if (JSON.stringify(live.embedding()) !== before) for (const kb of listKbIds(appDb)) indexer.start(kb);
+      if (JSON.stringify(live.embedding()) !== before) {
+        embedding.retry();
+        for (const kb of listKbIds(appDb)) indexer.start(kb);
+      }
       return next;
     },
     ...exportHandlers(ctx, config.renderPdf ?? chromiumPdfRenderer()),
@@ -146,6 +168,7 @@ export function createSift(config: SiftConfig): Sift {
     invoke,
     onEvent: (listener) => ctx.events.onAny(listener),
     async ingest(kbRef) {
+      embedding.retry();
       return indexer.run(resolveKb(ctx, kbRef).id);
     },
     async close() {

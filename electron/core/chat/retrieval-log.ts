@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenFile } from '../store/private';
 
 /** One line of the retrieval log. */
 export interface RetrievalLogEntry {
@@ -25,8 +26,11 @@ export interface RetrievalLogEntry {
 export function appendRetrievalLog(logsDir: string, entry: RetrievalLogEntry): void {
   try {
     const dir = path.join(logsDir, 'retrieval');
-    fs.mkdirSync(dir, { recursive: true });
-    fs.appendFileSync(path.join(dir, `${entry.time.slice(0, 10)}.jsonl`), `${JSON.stringify(entry)}\n`);
+    ensurePrivateDir(dir);
+    const file = path.join(dir, `${entry.time.slice(0, 10)}.jsonl`);
+    // The questions people ask are as private as their notes: owner-only, also for a day's file made before.
+    fs.appendFileSync(file, `${JSON.stringify(entry)}\n`, { mode: PRIVATE_FILE_MODE });
+    tightenFile(file);
   } catch (err) {
     console.error('[sift] could not write the retrieval log:', err);
   }

@@ -73,6 +73,18 @@ describe('createTransformersEmbedder downloading a model', () => {
     expect(Array.from(await second.embedQuery('超时重试'))).toEqual(Array.from(await first.embedQuery('超时重试')));
   });
 
+  it('with a downloadDir the model is downloaded there and nothing is written into modelsDir', async () => {
+    const hubFiles = tempDir();
+    const { modelId } = await writeTestModel(hubFiles);
+    const hub = await startHub(hubFiles);
+    const modelsDir = path.join(tempDir(), 'models');
+    const downloadDir = tempDir();
+    const embedder = await track(createTransformersEmbedder({ modelsDir, modelId, remoteHost: hub.url, downloadDir }));
+    expect((await embedder.embedQuery('缓存')).length).toBe(64);
+    expect(fs.existsSync(modelsDir)).toBe(false);
+    expect(fs.existsSync(path.join(downloadDir, modelId, 'onnx', 'model_quantized.onnx'))).toBe(true);
+  });
+
   it('a hub without the model: model_unavailable saying the download failed', async () => {
     const hub = await startHub(tempDir());
     const modelsDir = tempDir();

@@ -33,6 +33,11 @@ export interface TransformersOptions {
   /** Allow downloading from the hub when the model is not on disk. Default true. */
   allowDownload?: boolean;
   /**
+   * Folder a download is written to instead of modelsDir, which is then only read (a throw-away run
+   * must not write into the person's data folder). Messages still name modelsDir. Default modelsDir.
+   */
+  downloadDir?: string;
+  /**
    * Where models are downloaded from. Default 'https://huggingface.co/'; a mirror with the same
    * layout (`<host>/<modelId>/resolve/main/<file>`, e.g. 'https://hf-mirror.com/') works too.
    */
@@ -80,7 +85,9 @@ function hasModel(root: string, modelId: string, dtype: 'q8' | 'fp32'): boolean 
   return ['config.json', 'tokenizer.json', 'tokenizer_config.json', path.join('onnx', onnx)].every((file) => fs.existsSync(path.join(dir, file)));
 }
 
-function locateModel(options: TransformersOptions, modelId: string, dtype: 'q8' | 'fp32'): ModelLocation {
+type ModelFolders = Pick<TransformersOptions, 'modelsDir' | 'localModelDir'>;
+
+function locateModel(options: ModelFolders, modelId: string, dtype: 'q8' | 'fp32'): ModelLocation {
   if (options.localModelDir && hasModel(options.localModelDir, modelId, dtype)) return { root: options.localModelDir, onDisk: true };
   return { root: options.modelsDir, onDisk: hasModel(options.modelsDir, modelId, dtype) };
 }
@@ -93,16 +100,46 @@ function workerEntry(): URL {
   return new URL(EMBED_WORKER.file, folder);
 }
 
-function unavailable(modelId: string, folders: string[], reason: string): SiftError {
+/** The folders a person can put the model in, as words: "the folder X" or "one of the folders X or Y". */
+function placesFor(folders: string[]): string {
+  const [first, second] = folders;
+  return second ? `one of the folders ${first} or ${second}` : `the folder ${first}`;
+}
+
+/**
+ * Why the model cannot be had and the ways out (put its files in a named folder, or turn embeddings
+ * off). The folders are the ones looked in; a throw-away run (eval) reads the person's own models
+ * folder without writing to it rather than using a temporary one, so the advice holds after the run.
+ */
+function unavailable(modelId: string, folders: string[], why: string): SiftError {
   return new SiftError(
     'model_unavailable',
-    `Embedding model "${modelId}" could not be loaded (looked in ${folders.join(' and ')}): ${reason}`,
+    `Embedding model "${modelId}" ${why}. ` +
+      `To use the model, put its files in ${placesFor(folders)}; to stop trying, set SIFT_EMBEDDING=none.`,
   );
+}
+
+/** A worker's reason, cut short: the note is read with every keyword-only result. */
+function briefly(message: string): string {
+  const line = message.replace(/\s+/g, ' ').replace(/\.$/, '').trim();
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
 }
 
 function lookedIn(options: TransformersOptions, modelId: string): string[] {
   const roots = options.localModelDir ? [options.localModelDir, options.modelsDir] : [options.modelsDir];
   return roots.map((root) => path.join(root, ...modelId.split('/')));
+}
+
+/**
+ * True when the model's files are all on disk in `localModelDir` or `modelsDir` (the same check
+ * {@link createTransformersEmbedder} makes), so a remembered failure can be forgotten once they appear.
+ */
+export function transformersModelOnDisk(
+  options: ModelFolders & Pick<TransformersOptions, 'modelId' | 'dtype'>,
+): boolean {
+  const modelId = options.modelId ?? DEFAULT_MODEL_ID;
+  if (!MODEL_ID.test(modelId) || modelId.includes('..')) return false;
+  return locateModel(options, modelId, options.dtype ?? 'q8').onDisk;
 }
 
 /** Start the worker and wait for the model; a failed load becomes SiftError('model_unavailable'). */
@@ -116,12 +153,16 @@ async function startWorker(settings: WorkerSettings, folders: string[], onProgre
   } catch (error) {
     await client.close();
     if (!(error instanceof ModelLoadError)) throw error;
-    const hint = settings.onDisk
-      ? 'its files there may be damaged or incomplete; delete the model folder (to download it again) or copy the files again.'
-      : settings.allowDownload
-        ? `downloading it from ${settings.remoteHost ?? 'huggingface.co'} failed; check the internet connection, or copy its files into one of those folders.`
-        : 'downloading is turned off; allow it, or copy its files into one of those folders.';
-    throw unavailable(settings.modelId, folders, `${error.message.replace(/\.$/, '')} — ${hint}`);
+    const reason = briefly(error.message);
+    if (settings.onDisk) {
+      const dir = path.join(settings.lookIn, ...settings.modelId.split('/'));
+      const why = `could not be loaded from ${dir} (${reason}); its files may be damaged or incomplete`;
+      throw unavailable(settings.modelId, folders, why);
+    }
+    const why = settings.allowDownload
+      ? `is not on this computer and downloading it from ${settings.remoteHost ?? 'huggingface.co'} failed (${reason})`
+      : 'is not on this computer and downloading is turned off';
+    throw unavailable(settings.modelId, folders, why);
   }
 }
 
@@ -141,14 +182,14 @@ export async function createTransformersEmbedder(options: TransformersOptions): 
   const folders = lookedIn(options, modelId);
   const location = locateModel(options, modelId, dtype);
   if (!location.onDisk && !allowDownload) {
-    throw unavailable(modelId, folders, 'its files are not there and downloading is turned off; allow downloading, or copy the model into one of those folders.');
+    throw unavailable(modelId, folders, 'is not on this computer and downloading is turned off');
   }
   options.onProgress?.({ modelId, status: location.onDisk ? 'loading' : 'downloading' });
   const settings: WorkerSettings = {
     modelId,
     lookIn: location.root,
     // A model found in the user's own folder is read there and never downloaded into it.
-    downloadTo: location.root === options.modelsDir ? options.modelsDir : null,
+    downloadTo: location.root === options.modelsDir ? (options.downloadDir ?? options.modelsDir) : null,
     allowDownload: allowDownload && location.root === options.modelsDir,
     dtype,
     onDisk: location.onDisk,

@@ -25,6 +25,8 @@ export interface EvalOptions {
   embedding?: EmbeddingConfig;
   /** A models folder to use instead of the temporary one, so a model is downloaded once, not on every run. Default none. */
   modelsDir?: string;
+  /** Only read `modelsDir`: a model downloaded now goes to the temporary folder and is deleted. Default false. */
+  modelsReadOnly?: boolean;
   /** Folder the temporary knowledge base is made in (and removed from). Default the OS temp folder. */
   tempRoot?: string;
   /** Called with short progress lines for a person (indexing, searching). Default none. */
@@ -167,16 +169,6 @@ async function searchAll(sift: Sift, dataset: EvalDataset, queries: EvalQuery[],
   return { outcomes, ranMode, keywordOnlyReason };
 }
 
-/** Make `<dataDir>/models` point at a shared models folder; on failure the temporary one is used. */
-function shareModels(dataDir: string, modelsDir: string): void {
-  try {
-    fs.mkdirSync(modelsDir, { recursive: true });
-    fs.symlinkSync(path.resolve(modelsDir), path.join(dataDir, 'models'), 'junction');
-  } catch {
-    // Not fatal: the model is then looked up (or downloaded) in the temporary data folder.
-  }
-}
-
 /** Run `dataset` and score it; the temporary knowledge base is deleted whatever happens. */
 export async function runEval(dataset: EvalDataset, options: EvalOptions = {}): Promise<EvalReport> {
   const mode = options.mode ?? 'hybrid';
@@ -187,8 +179,10 @@ export async function runEval(dataset: EvalDataset, options: EvalOptions = {}): 
   const dataDir = path.join(workDir, 'data');
   fs.mkdirSync(dataDir);
   const embedding: EmbeddingConfig = mode === 'keyword' ? { provider: 'none' } : (options.embedding ?? { provider: 'transformers' });
-  if (options.modelsDir && embedding.provider === 'transformers') shareModels(dataDir, options.modelsDir);
-  const sift = createSift({ dataDir, embedding });
+  const sharedModels = options.modelsDir && embedding.provider === 'transformers'
+    ? { modelsDir: options.modelsDir, modelsReadOnly: options.modelsReadOnly }
+    : {};
+  const sift = createSift({ dataDir, embedding, ...sharedModels });
   try {
     const t0 = performance.now();
     const { docOf, status } = await ingest(sift, dataset, workDir, say);

@@ -15,7 +15,18 @@ import { newWriteLock, type FileResult } from './batch';
 import type { IngestNote, IngestRequest } from './ingest-worker';
 import type { FileJob } from './prepare';
 import { runFiles, runFull, type RunDeps, type RunOptions } from './run';
-import { idleCounters, snapshot, type RunCounters } from './status';
+import { idleCounters, snapshot, storelessSnapshot, type RunCounters } from './status';
+
+/** How long close() waits for runs to stop, then for workers to exit, in ms. */
+const CLOSE_GRACE_MS = 5000;
+
+/** Wait for `work` to settle, but no longer than `ms`. */
+async function settleWithin(work: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)));
+  await Promise.race([work.then(() => undefined, () => undefined), limit]);
+  clearTimeout(timer);
+}
 
 /** Options of the indexer. */
 export interface IndexerOptions extends Partial<RunOptions> {
@@ -35,7 +46,12 @@ interface KbRun {
   wantFull: boolean;
   pendingFiles: Map<string, Set<string>>;
   lastEmit: number;
+  /** Aborted when the knowledge base is deleted: its run stops for good and never touches its file again. */
+  stop: AbortController;
 }
+
+/** Why a run ended as `cancelled`. */
+const DELETED = 'the knowledge base was deleted while it was being indexed; nothing of it was kept';
 
 /** Runs and tracks indexing for every knowledge base of one core. */
 export class Indexer {
@@ -62,8 +78,10 @@ export class Indexer {
     };
   }
 
-  /** The status of one knowledge base right now. */
+  /** The status of one knowledge base now; of a deleted one, its last run's counters (the file is not reopened). */
   status(kbId: string): IngestStatus {
+    const run = this.runs.get(kbId);
+    if (!this.kbExists(kbId)) return storelessSnapshot(kbId, run?.counters ?? idleCounters());
     return snapshot(this.ctx.kbFiles.get(kbId), kbId, this.kb(kbId).counters);
   }
 
@@ -78,8 +96,9 @@ export class Indexer {
   /** Run a full index of the knowledge base and resolve when it (and any queued run) is done. */
   async run(kbId: string): Promise<IngestStatus> {
     this.start(kbId);
-    while (this.kb(kbId).running) await this.kb(kbId).running;
-    return this.status(kbId);
+    const run = this.kb(kbId);
+    while (run.running) await run.running;
+    return this.kbExists(kbId) ? this.status(kbId) : storelessSnapshot(kbId, run.counters);
   }
 
   /** Re-index these files of one folder (from the watcher). */
@@ -98,20 +117,48 @@ export class Indexer {
 
   /** Forget a deleted knowledge base (its run is aborted at the next file). */
   forget(kbId: string): void {
+    this.runs.get(kbId)?.stop.abort();
     this.runs.delete(kbId);
   }
 
-  /** Abort every run between files, wait for them, and stop the worker. */
+  /**
+   * Stop a knowledge base's run for good, before its file is deleted: abort it at its next batch and
+   * wait (a bounded time) until it has let go of the file, so nothing writes into it or creates it again.
+   */
+  async stop(kbId: string): Promise<void> {
+    const run = this.runs.get(kbId);
+    if (!run) return;
+    run.stop.abort();
+    if (run.running) await settleWithin(run.running, CLOSE_GRACE_MS);
+    if (this.runs.get(kbId) === run) this.runs.delete(kbId);
+  }
+
+  /** True while the knowledge base exists in the app database (another process may have deleted it). */
+  private kbExists(kbId: string): boolean {
+    return this.ctx.appDb.prepare(`SELECT 1 FROM knowledge_bases WHERE id = ?`).get(kbId) !== undefined;
+  }
+
+  /**
+   * Abort every run between files, wait for them, and stop the workers. Always returns: a worker
+   * stuck in a read the OS will not interrupt (a hung network share) is given up on after a grace
+   * period instead of holding the host open past a SIGTERM.
+   */
   async close(): Promise<void> {
     this.abort.abort();
-    await Promise.allSettled([...this.runs.values()].map((r) => r.running));
-    await Promise.all(this.workers.map((w) => w.close()));
+    const runs = Promise.allSettled([...this.runs.values()].map((r) => r.running));
+    await settleWithin(runs, CLOSE_GRACE_MS);
+    await Promise.all(this.workers.map((w) => settleWithin(w.close(), CLOSE_GRACE_MS)));
     this.workers = [];
+    await settleWithin(runs, CLOSE_GRACE_MS); // closing the workers failed their batches, ending the runs
   }
 
   private kb(kbId: string): KbRun {
     let run = this.runs.get(kbId);
-    if (!run) this.runs.set(kbId, (run = { counters: idleCounters(), running: null, wantFull: false, pendingFiles: new Map(), lastEmit: 0 }));
+    if (!run) {
+      const stop = new AbortController();
+      run = { counters: idleCounters(), running: null, wantFull: false, pendingFiles: new Map(), lastEmit: 0, stop };
+      this.runs.set(kbId, run);
+    }
     return run;
   }
 
@@ -147,7 +194,7 @@ export class Indexer {
   private async loop(kbId: string, run: KbRun): Promise<void> {
     await Promise.resolve(); // so `running` is assigned before this can finish
     try {
-      while (!this.abort.signal.aborted && this.runs.get(kbId) === run) {
+      while (!this.abort.signal.aborted && !run.stop.signal.aborted && this.runs.get(kbId) === run) {
         if (run.wantFull) {
           run.wantFull = false;
           run.pendingFiles = new Map();
@@ -164,9 +211,11 @@ export class Indexer {
   }
 
   private async once(kbId: string, run: KbRun, files: Map<string, Set<string>> | null): Promise<void> {
+    if (!this.kbExists(kbId)) return; // deleted before this run began: opening its file would create it again
     const c: RunCounters = { ...idleCounters(), startedAt: now(), startedMs: Date.now() };
     const dbFile = this.ctx.kbFiles.file(kbId);
     run.counters = c;
+    const gone = () => run.stop.signal.aborted || !this.kbExists(kbId);
     const deps: RunDeps = {
       db: this.ctx.kbFiles.get(kbId),
       folders: listFolders(this.ctx, kbId),
@@ -174,8 +223,10 @@ export class Indexer {
       embedder: this.embedder,
       counters: c,
       progress: (force) => this.emit(kbId, run, force),
-      signal: this.abort.signal,
+      signal: AbortSignal.any([this.abort.signal, run.stop.signal]),
       options: { ...this.options, maxFileBytes: this.options.maxFileBytesNow?.() ?? this.options.maxFileBytes },
+      skipFolders: [this.ctx.dataDir],
+      kbGone: gone,
     };
     try {
       if (!files) await runFull(deps);
@@ -188,15 +239,27 @@ export class Indexer {
     } catch (err) {
       c.state = 'error';
       c.error = err instanceof Error ? err.message : String(err);
-      console.error(`[sift] indexing ${kbId} failed:`, err);
+      if (!gone()) console.error(`[sift] indexing ${kbId} failed:`, err);
     }
     await this.release(dbFile);
     c.finishedAt = now();
     c.currentFile = null;
+    if (gone()) return this.cancelled(kbId, c);
     if (this.runs.get(kbId) === run) this.emit(kbId, run, true);
   }
 
+  /**
+   * End a run whose knowledge base was deleted. Deleted by another process (a CLI ingest while the
+   * app deletes), this one's writers may have created the file again after it went: remove it.
+   */
+  private cancelled(kbId: string, c: RunCounters): void {
+    c.state = 'cancelled';
+    c.error = DELETED;
+    if (!this.kbExists(kbId)) this.ctx.kbFiles.remove(kbId);
+  }
+
   private emit(kbId: string, run: KbRun, force = false): void {
+    if (run.stop.signal.aborted) return; // its file is being deleted: a snapshot would open it again
     const t = Date.now();
     if (!force && t - run.lastEmit < this.options.progressIntervalMs) return;
     run.lastEmit = t;

@@ -12,6 +12,7 @@ import { toIndexText } from '../text/tokenize';
 import { parseFile } from './parse';
 import type { DocumentProblem, PreparedPage } from './page-store';
 import { ParseError } from './types';
+import { isWithin, nonRegularKind, readRegularFile } from './safe-read';
 
 /** One file to prepare. */
 export interface FileJob {
@@ -26,7 +27,14 @@ export interface FileJob {
   knownSha256: string | null;
   /** Size seen by the scan (0 when unknown); only used to size batches. */
   size: number;
+  /** Read the file even when its links lead outside `folder` (the folder's option). Default false. */
+  followExternalLinks?: boolean;
+  /** Longest time reading and parsing the file may take, in ms. Default 60,000 (1,000–600,000). */
+  timeLimitMs?: number;
 }
+
+/** Default of {@link FileJob.timeLimitMs}: a 50 MB PDF parses in well under this. */
+export const FILE_TIME_LIMIT_MS = 60_000;
 
 /** What preparing a file gives: a page, a problem to record, unchanged content, or a vanished file. */
 export type FileOutcome =
@@ -37,6 +45,9 @@ export type FileOutcome =
 
 const SKIP_REASONS = new Set(['binary', 'unsupported', 'too_large', 'empty']);
 
+/** Why a link out of its folder is not read (the scan says the same). */
+const LINK_OUT = 'a link to outside the folder (links out are not followed for this folder)';
+
 /** The page address of a file: `wiki/<prefix>/<relPath>` (no prefix segment when the prefix is empty). */
 export function pagePathOf(prefix: string, relPath: string): string {
   return ['wiki', prefix, relPath].filter(Boolean).join('/');
@@ -44,51 +55,90 @@ export function pagePathOf(prefix: string, relPath: string): string {
 
 /** Read and prepare one file. Never throws for a bad file: the problem is the outcome. */
 export async function prepareFile(job: FileJob): Promise<FileOutcome> {
-  let bytes: Buffer;
-  let stat: { size: number; mtimeMs: number };
-  try {
-    const s = fs.statSync(job.absPath);
-    stat = { size: s.size, mtimeMs: Math.trunc(s.mtimeMs) };
-    if (s.size > job.maxFileBytes) return problem(job, stat, null, 'skipped', `too large (${mb(s.size)} > ${mb(job.maxFileBytes)} cap)`);
-    bytes = fs.readFileSync(job.absPath);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { kind: 'gone' };
-    return problem(job, { size: 0, mtimeMs: 0 }, null, 'failed', `unreadable: ${code ?? (err as Error).message}`);
-  }
+  const timeLimitMs = job.timeLimitMs ?? FILE_TIME_LIMIT_MS;
+  const read = readJob(job, timeLimitMs);
+  if (read.kind !== 'bytes') return read;
+  const { bytes, stat } = read;
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   if (sha256 === job.knownSha256) return { kind: 'unchanged', ...stat };
   try {
-    const doc = await parseFile(path.basename(job.relPath), bytes);
-    const sections = buildSections(doc.text, doc.headings);
-    // Each character of the page is indexed once: a chunk's keyword row holds the tokens of its
-    // text after the overlap with the chunk before it (about a fifth less to tokenize and index);
-    // a word in an overlap is found through the earlier chunk, which contains it too.
-    let indexedTo = 0;
-    const chunks = chunkSections(doc.text, sections).map((c) => {
-      const tokens = toIndexText(doc.text.slice(Math.max(c.start, indexedTo), c.end));
-      indexedTo = Math.max(indexedTo, c.end);
-      return { index: c.index, sectionIndex: c.sectionIndex, start: c.start, end: c.end, hash: c.hash, tokens };
-    });
-    const title = doc.title?.trim() || path.basename(job.relPath).replace(/\.[^.]+$/, '') || job.relPath;
-    const page: PreparedPage = {
-      folder: job.folder,
-      relPath: job.relPath,
-      ...stat,
-      sha256,
-      path: job.pagePath,
-      title,
-      doc,
-      titleTokens: toIndexText(title),
-      pathTokens: toIndexText(job.pagePath.slice('wiki/'.length)),
-      sections: sections.map((s) => ({ index: s.index, start: s.start, end: s.end, headingPath: s.headingPath })),
-      chunks,
-    };
-    return { kind: 'page', page };
+    return { kind: 'page', page: await withTimeLimit(pageOf(job, bytes, stat, sha256), timeLimitMs) };
   } catch (err) {
     if (err instanceof ParseError) return problem(job, stat, sha256, SKIP_REASONS.has(err.reason) ? 'skipped' : 'failed', err.message);
     return problem(job, stat, sha256, 'failed', `could not be read: ${(err as Error).message}`);
   }
+}
+
+type Stat = { size: number; mtimeMs: number };
+type Read = { kind: 'bytes'; bytes: Buffer; stat: Stat } | Exclude<FileOutcome, { kind: 'page' }>;
+
+/**
+ * The file's bytes, read only when it is a regular file inside its folder (unless the folder
+ * follows links out), within the size cap and the time limit; otherwise the problem to record.
+ */
+function readJob(job: FileJob, timeLimitMs: number): Read {
+  const unknown = { size: 0, mtimeMs: 0 };
+  try {
+    const s = fs.statSync(job.absPath); // follows links: the kind and size of what would be read
+    const stat = { size: s.size, mtimeMs: Math.trunc(s.mtimeMs) };
+    const kind = nonRegularKind(s);
+    if (kind) return problem(job, unknown, null, 'skipped', `not a regular file: ${kind}`);
+    if (!job.followExternalLinks && !isWithin(fs.realpathSync.native(job.absPath), fs.realpathSync.native(job.folder))) {
+      return problem(job, unknown, null, 'skipped', LINK_OUT);
+    }
+    const cap = mb(job.maxFileBytes);
+    if (s.size > job.maxFileBytes) return problem(job, stat, null, 'skipped', `too large (${mb(s.size)} > ${cap} cap)`);
+    const read = readRegularFile(job.absPath, job.maxFileBytes, timeLimitMs);
+    if (read.ok) return { kind: 'bytes', bytes: read.bytes, stat: { size: read.size, mtimeMs: read.mtimeMs } };
+    const grew = `too large (grew past the ${cap} cap while read)`;
+    if (read.why === 'too_large') return problem(job, stat, null, 'skipped', grew);
+    return problem(job, unknown, null, read.why === 'timeout' ? 'failed' : 'skipped', read.detail);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { kind: 'gone' };
+    return problem(job, unknown, null, 'failed', `unreadable: ${code ?? (err as Error).message}`);
+  }
+}
+
+/** Parse the bytes and build the page: sections, chunks and the tokens of each. */
+async function pageOf(job: FileJob, bytes: Buffer, stat: Stat, sha256: string): Promise<PreparedPage> {
+  const doc = await parseFile(path.basename(job.relPath), bytes);
+  const sections = buildSections(doc.text, doc.headings);
+  // Each character of the page is indexed once: a chunk's keyword row holds the tokens of its
+  // text after the overlap with the chunk before it (about a fifth less to tokenize and index);
+  // a word in an overlap is found through the earlier chunk, which contains it too.
+  let indexedTo = 0;
+  const chunks = chunkSections(doc.text, sections).map((c) => {
+    const tokens = toIndexText(doc.text.slice(Math.max(c.start, indexedTo), c.end));
+    indexedTo = Math.max(indexedTo, c.end);
+    return { index: c.index, sectionIndex: c.sectionIndex, start: c.start, end: c.end, hash: c.hash, tokens };
+  });
+  const title = doc.title?.trim() || path.basename(job.relPath).replace(/\.[^.]+$/, '') || job.relPath;
+  return {
+    folder: job.folder,
+    relPath: job.relPath,
+    ...stat,
+    sha256,
+    path: job.pagePath,
+    title,
+    doc,
+    titleTokens: toIndexText(title),
+    pathTokens: toIndexText(job.pagePath.slice('wiki/'.length)),
+    sections: sections.map((s) => ({ index: s.index, start: s.start, end: s.end, headingPath: s.headingPath })),
+    chunks,
+  };
+}
+
+/**
+ * Reject with a clear message when `work` outlasts `ms`. A parser that never yields cannot be
+ * interrupted from its own thread, but one waiting on its own promises (PDF) stops holding the batch.
+ */
+function withTimeLimit<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`took longer than ${Math.round(ms / 1000)} s; skipped`)), ms);
+  });
+  return Promise.race([work, limit]).finally(() => clearTimeout(timer));
 }
 
 function problem(
@@ -97,7 +147,7 @@ function problem(
   sha256: string | null,
   status: 'failed' | 'skipped',
   reason: string,
-): FileOutcome {
+): Extract<FileOutcome, { kind: 'problem' }> {
   return { kind: 'problem', problem: { folder: job.folder, relPath: job.relPath, ...stat, sha256, status, reason } };
 }
 

@@ -47,6 +47,11 @@ export interface RunDeps {
   progress(force?: boolean): void;
   signal: AbortSignal;
   options: RunOptions;
+  /** True once the knowledge base is deleted (by another process too): the run stops at its next batch.
+   *  Default: never. */
+  kbGone?: () => boolean;
+  /** Folders the scan never enters: Sift's data folder, when a folder of the knowledge base holds it. Default []. */
+  skipFolders?: string[];
 }
 
 /** Index every folder of the knowledge base, then embed. */
@@ -62,7 +67,12 @@ export async function runFull(deps: RunDeps): Promise<void> {
   for (const folder of deps.folders) {
     let scanned: Awaited<ReturnType<typeof scanFolder>>;
     try {
-      scanned = await scanFolder(folder.path, { excludeGlobs: folder.excludeGlobs, maxFileBytes: deps.options.maxFileBytes });
+      scanned = await scanFolder(folder.path, {
+        excludeGlobs: folder.excludeGlobs,
+        maxFileBytes: deps.options.maxFileBytes,
+        followExternalLinks: folder.followExternalLinks,
+        skipFolders: deps.skipFolders,
+      });
     } catch (err) {
       // A folder gone or unreadable (unplugged disk, removed while watching): keep its pages, say so.
       c.error = [c.error, `folder ${folder.path}: ${(err as Error).message}`].filter(Boolean).join('; ');
@@ -86,7 +96,9 @@ export async function runFull(deps: RunDeps): Promise<void> {
     for (const [relPath, doc] of stored) if (!seen.has(relPath)) remove(db, doc.id, c);
     c.filesTotal += files.length + skipped.length;
   }
+  if (deps.kbGone?.()) return;
   await indexAll(deps, jobs);
+  if (deps.kbGone?.()) return;
   await embedPending(deps);
 }
 
@@ -111,6 +123,7 @@ function jobFor(folder: Folder, relPath: string, maxFileBytes: number, known: St
     pagePath: pagePathOf(folder.pagePrefix, relPath),
     maxFileBytes,
     knownSha256: known?.sha256 ?? null,
+    followExternalLinks: folder.followExternalLinks,
   };
 }
 
@@ -175,7 +188,7 @@ async function indexAll(deps: RunDeps, jobs: FileJob[]): Promise<void> {
   // instead of writing on after the run has been reported as failed.
   let failure: unknown = null;
   const lane = async (): Promise<void> => {
-    while (next < batches.length && !deps.signal.aborted && failure === null) {
+    while (next < batches.length && !deps.signal.aborted && failure === null && !deps.kbGone?.()) {
       const batch = batches[next++]!;
       try {
         const results = await deps.indexBatch(batch, (file) => {
@@ -218,7 +231,7 @@ async function embedPending(deps: RunDeps): Promise<void> {
   c.state = 'embedding';
   deps.progress(true);
   const size = deps.options.embedBatch;
-  while (!deps.signal.aborted) {
+  while (!deps.signal.aborted && !deps.kbGone?.()) {
     const todo = chunksToEmbed(db, size * 8);
     if (todo.length === 0) return;
     const inFlight: Promise<void>[] = [];

@@ -97,7 +97,7 @@ describe('scanFolder', () => {
     expect(await scanError(path.join(root, 'a.md'))).toBe(`invalid_argument: ${path.join(root, 'a.md')} is a file, not a folder`);
   });
 
-  it('follows symlinked files and folders, without loops, ignoring broken links', async () => {
+  it('follows symlinked files and folders when asked to, without loops, ignoring broken links', async () => {
     const root = tempDir();
     const outside = tempDir();
     write(outside, { 'shared.md': 's', 'lib/l.md': 'l' });
@@ -108,7 +108,7 @@ describe('scanFolder', () => {
     fs.symlinkSync(path.join(root, 'missing.md'), path.join(root, 'broken.md'));
     fs.symlinkSync('self.md', path.join(root, 'self.md'));
     fs.symlinkSync(path.join(root, 'real'), path.join(root, 'a-link-to-real'));
-    const { files, skipped } = await scanFolder(root);
+    const { files, skipped } = await scanFolder(root, { followExternalLinks: true });
     expect(files.map((f) => f.relPath)).toEqual(['a/a.md', 'lib-link/l.md', 'linked.md', 'real/r.md']);
     expect(files.find((f) => f.relPath === 'linked.md')?.absPath).toBe(path.join(root, 'linked.md'));
     expect(skipped).toEqual([]);
@@ -122,15 +122,65 @@ describe('scanFolder', () => {
     fs.symlinkSync(outside, path.join(root, 'b-link'));
     fs.mkdirSync(path.join(root, 'a'));
     fs.symlinkSync(outside, path.join(root, 'a', 'z-link'));
-    expect(await listed(root)).toEqual(['a/z-link/x.md']);
+    expect(await listed(root, { followExternalLinks: true })).toEqual(['a/z-link/x.md']);
   });
 
-  it('ignores sockets and FIFOs even with a text extension', async () => {
+  it('by default follows links within the folder only, listing links out as skipped', async () => {
+    const root = tempDir();
+    const outside = tempDir();
+    write(outside, { 'shared.md': 's', 'lib/l.md': 'l' });
+    write(root, { 'a/a.md': 'a', 'real/r.md': 'r' });
+    fs.symlinkSync(path.join(outside, 'shared.md'), path.join(root, 'linked.md'));
+    fs.symlinkSync(path.join(outside, 'lib'), path.join(root, 'lib-link'));
+    fs.symlinkSync(path.join(root, 'real'), path.join(root, 'a', 'to-real'));
+    fs.symlinkSync('../real/r.md', path.join(root, 'a', 'r-again.md'));
+    const { files, skipped } = await scanFolder(root);
+    expect(files.map((f) => f.relPath)).toEqual(['a/a.md', 'a/r-again.md', 'real/r.md']);
+    const out = 'a link to outside the folder (links out are not followed for this folder)';
+    expect(skipped).toEqual([
+      { relPath: 'lib-link/', reason: out },
+      { relPath: 'linked.md', reason: out },
+    ]);
+  });
+
+  it('never enters the folders it is told to skip (Sift’s data folder inside a home folder)', async () => {
+    const home = tempDir();
+    write(home, { 'notes/n.md': 'n', 'Sift/kbs/x.md': 'not a note', 'link/keep.md': 'k' });
+    fs.symlinkSync(path.join(home, 'Sift'), path.join(home, 'notes', 'data-link'));
+    expect(await listed(home, { skipFolders: [path.join(home, 'Sift')] })).toEqual(['link/keep.md', 'notes/n.md']);
+  });
+
+  it('never reads FIFOs or devices, listing those with a supported name as skipped', async (ctx) => {
     const root = tempDir();
     write(root, { 'a.md': 'a' });
     const made = spawnSync('mkfifo', [path.join(root, 'pipe.txt')]);
-    if (made.status !== 0) return; // no mkfifo on this system: nothing to check
-    expect(await listed(root)).toEqual(['a.md']);
+    if (made.status !== 0 || !fs.existsSync('/dev/zero')) ctx.skip(); // no FIFOs or devices here
+    spawnSync('mkfifo', [path.join(root, 'pipe.bin')]);
+    fs.symlinkSync('/dev/zero', path.join(root, 'zero.md'));
+    const { files, skipped } = await scanFolder(root, { followExternalLinks: true });
+    expect(files.map((f) => f.relPath)).toEqual(['a.md']);
+    expect(skipped).toEqual([
+      { relPath: 'pipe.txt', reason: 'not a regular file: a FIFO (named pipe)' },
+      { relPath: 'zero.md', reason: 'not a regular file: a character device' },
+    ]);
+  });
+
+  it('matches a .gitignore with twelve ** segments in a row at once, with the same meaning', async () => {
+    const root = tempDir();
+    const deep = `a/${Array.from({ length: 24 }, (_, i) => `d${i}`).join('/')}/c.md`;
+    write(root, { '.gitignore': `a/${'**/'.repeat(12)}b.md\n`, [deep]: 'c', 'a/x/y/b.md': 'b', 'a/b.md': 'b', 'b.md': 'top' });
+    const started = performance.now();
+    expect(await listed(root)).toEqual([deep, 'b.md']);
+    // Generous on purpose (a busy CI machine): the uncollapsed pattern took tens of seconds per path.
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+
+  it('reads a .gitignore only when it is a regular file (a FIFO named .gitignore does not hang the scan)', async (ctx) => {
+    const root = tempDir();
+    write(root, { 'a.md': 'a', 'sub/b.md': 'b', 'sub/c.md': 'c' });
+    if (spawnSync('mkfifo', [path.join(root, '.gitignore')]).status !== 0) ctx.skip();
+    fs.writeFileSync(path.join(root, 'sub', '.gitignore'), 'c.md\n');
+    expect(await listed(root)).toEqual(['a.md', 'sub/b.md']);
   });
 
   it('reports unreadable folders and files and goes on', async (ctx) => {

@@ -5,9 +5,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import ignore, { type Ignore } from 'ignore';
+import type { Ignore } from 'ignore';
 import { SiftError } from '../../../shared/errors';
+import { safeIgnore } from './ignore-rules';
 import { kindOf } from './parse/kinds';
+import { isWithin, nonRegularKind, readRegularFile } from './safe-read';
 
 /** A file the scan found and Sift will read. */
 export interface ScannedFile {
@@ -34,6 +36,10 @@ export interface ScanOptions {
   excludeGlobs?: string[];
   /** Files larger than this are skipped with reason "too large". Default 50 MB (1 KB – 2 GB). */
   maxFileBytes?: number;
+  /** Follow links whose target lies outside the folder. Default false: they are listed as skipped. */
+  followExternalLinks?: boolean;
+  /** Folders never entered, wherever they are reached (Sift's own data folder). Default []. */
+  skipFolders?: string[];
 }
 
 /** The scan's result: files to read (sorted by relPath) and what was skipped (sorted too). */
@@ -78,6 +84,11 @@ interface Walk {
   io: <T>(task: () => Promise<T>) => Promise<T>;
   exclude: Ignore;
   maxFileBytes: number;
+  /** Real path of the scanned folder; links out of it are followed only when `followOut`. */
+  rootReal: string;
+  followOut: boolean;
+  /** Real paths of folders never entered. */
+  skip: Set<string>;
   visited: Set<string>;
   files: ScannedFile[];
   skipped: SkippedFile[];
@@ -88,21 +99,27 @@ interface Walk {
 
 /**
  * Walk a folder recursively and list the files Sift should read (supported types only), plus what
- * it skipped and why. Symlinks are followed; a folder whose real path was already entered is not
- * entered again (no loops, no duplicates), and folders reached directly win over symlinks to them.
+ * it skipped and why. Symlinks are followed within the folder (out of it only when asked); a folder
+ * whose real path was already entered is not entered again (no loops, no duplicates), and folders
+ * reached directly win over symlinks to them. FIFOs, devices and sockets with a supported name are
+ * reported as skipped, never read.
  * Throws SiftError `not_found`, `invalid_argument` (not a folder, bad option) or `io_error`.
  */
 export async function scanFolder(root: string, options: ScanOptions = {}): Promise<ScanResult> {
   const maxFileBytes = checkedCap(options.maxFileBytes);
   const rootAbs = path.resolve(root);
+  const rootReal = await realFolder(rootAbs);
   const walk: Walk = {
     io: limiter(IO_CONCURRENCY),
-    exclude: ignore().add(options.excludeGlobs ?? []),
+    exclude: safeIgnore(options.excludeGlobs ?? [], `the exclude globs of ${rootAbs}`),
     maxFileBytes,
+    rootReal,
+    followOut: options.followExternalLinks ?? false,
+    skip: new Set(await Promise.all((options.skipFolders ?? []).map(realOrSelf))),
     visited: new Set(),
     files: [],
     skipped: [],
-    plain: [{ abs: rootAbs, rel: '', real: await realFolder(rootAbs), rules: [] }],
+    plain: [{ abs: rootAbs, rel: '', real: rootReal, rules: [] }],
     linked: [],
   };
   while (walk.plain.length > 0 || walk.linked.length > 0) {
@@ -135,6 +152,10 @@ async function realFolder(abs: string): Promise<string> {
   return fs.promises.realpath(abs);
 }
 
+async function realOrSelf(abs: string): Promise<string> {
+  return fs.promises.realpath(abs).catch(() => path.resolve(abs));
+}
+
 /** The folders of `batch` not entered before, claimed in path order so the outcome never depends on timing. */
 async function claim(walk: Walk, batch: FolderToRead[]): Promise<FolderToRead[]> {
   const resolved = await Promise.all(
@@ -150,7 +171,7 @@ async function claim(walk: Walk, batch: FolderToRead[]): Promise<FolderToRead[]>
   const entered: FolderToRead[] = [];
   const ordered = resolved.filter((f): f is FolderToRead => f !== null).sort((a, b) => (a.rel < b.rel ? -1 : 1));
   for (const folder of ordered) {
-    if (walk.visited.has(folder.real!)) continue;
+    if (walk.visited.has(folder.real!) || (folder.rel !== '' && walk.skip.has(folder.real!))) continue;
     walk.visited.add(folder.real!);
     entered.push(folder);
   }
@@ -180,7 +201,11 @@ async function readFolder(walk: Walk, folder: FolderToRead): Promise<void> {
       if (wantsFile(walk, rules, entry.name, rel)) pending.push(addFile(walk, abs, rel));
     } else if (entry.isSymbolicLink()) {
       pending.push(followLink(walk, rules, entry.name, abs, rel));
-    } // sockets, FIFOs and devices are never documents (and reading a FIFO would hang)
+    } else if (wantsFile(walk, rules, entry.name, rel)) {
+      // Sockets, FIFOs and devices are never documents (and reading a FIFO would hang); a supported
+      // name says the person may expect a page, so say why there is none.
+      pending.push(skipSpecial(walk, abs, rel));
+    }
   }
   await Promise.all(pending);
 }
@@ -188,18 +213,33 @@ async function readFolder(walk: Walk, folder: FolderToRead): Promise<void> {
 /** The rules that apply inside `folder`: its parents' plus its own `.gitignore`, if it has one. */
 async function withGitignore(walk: Walk, folder: FolderToRead, entries: fs.Dirent[]): Promise<IgnoreRules[]> {
   if (!entries.some((e) => e.name === '.gitignore' && !e.isDirectory())) return folder.rules;
+  const file = path.join(folder.abs, '.gitignore');
   try {
-    const text = await walk.io(() => fs.promises.readFile(path.join(folder.abs, '.gitignore'), 'utf8'));
-    return [...folder.rules, { base: folder.rel, rules: ignore().add(text) }];
+    // Read like any file Sift did not write: a `.gitignore` that is a FIFO or a device would hang the scan.
+    const read = readRegularFile(file, GITIGNORE_MAX_BYTES, GITIGNORE_TIME_LIMIT_MS);
+    if (!read.ok) return folder.rules;
+    return [...folder.rules, { base: folder.rel, rules: safeIgnore(read.bytes.toString('utf8'), file) }];
   } catch {
     return folder.rules; // an unreadable .gitignore excludes nothing, as in git
   }
 }
 
+/** Bounds on reading a `.gitignore`: real ones are a few KB. */
+const GITIGNORE_MAX_BYTES = 1 << 20;
+const GITIGNORE_TIME_LIMIT_MS = 5000;
+
+async function skipSpecial(walk: Walk, abs: string, rel: string): Promise<void> {
+  const stat = await walk.io(() => fs.promises.lstat(abs)).catch(() => null);
+  const kind = stat && nonRegularKind(stat);
+  if (kind) walk.skipped.push({ relPath: rel, reason: `not a regular file: ${kind}` });
+}
+
 async function followLink(walk: Walk, rules: IgnoreRules[], name: string, abs: string, rel: string): Promise<void> {
   let target: fs.Stats;
+  let real: string;
   try {
     target = await walk.io(() => fs.promises.stat(abs));
+    real = await walk.io(() => fs.promises.realpath(abs));
   } catch (err) {
     const code = errorCode(err);
     if (code === 'ENOENT' || code === 'ELOOP' || code === 'ENOTDIR') return; // a broken link is not a file
@@ -207,11 +247,19 @@ async function followLink(walk: Walk, rules: IgnoreRules[], name: string, abs: s
     return;
   }
   if (target.isDirectory()) {
-    if (wantsFolder(walk, rules, name, rel)) walk.linked.push({ abs, rel, real: null, rules });
-  } else if (target.isFile() && wantsFile(walk, rules, name, rel)) {
-    await addFile(walk, abs, rel, target);
+    if (!wantsFolder(walk, rules, name, rel)) return;
+    if (walk.followOut || isWithin(real, walk.rootReal)) walk.linked.push({ abs, rel, real, rules });
+    else walk.skipped.push({ relPath: `${rel}/`, reason: LINK_OUT });
+  } else if (wantsFile(walk, rules, name, rel)) {
+    const kind = nonRegularKind(target);
+    if (kind) walk.skipped.push({ relPath: rel, reason: `not a regular file: ${kind}` });
+    else if (!walk.followOut && !isWithin(real, walk.rootReal)) walk.skipped.push({ relPath: rel, reason: LINK_OUT });
+    else await addFile(walk, abs, rel, target);
   }
 }
+
+/** Why a link out of the folder is not followed (the same words as the ingest uses). */
+const LINK_OUT = 'a link to outside the folder (links out are not followed for this folder)';
 
 function wantsFolder(walk: Walk, rules: IgnoreRules[], name: string, rel: string): boolean {
   return !SKIPPED_FOLDERS.has(name) && !isIgnored(walk, rules, `${rel}/`);

@@ -35,6 +35,18 @@ export function problemsOf(db: Database.Database): FileProblem[] {
     .all() as FileProblem[];
 }
 
+/** The status of a run whose knowledge base is gone: its counters and an empty store (the file is not reopened). */
+export function storelessSnapshot(kbId: string, c: RunCounters): IngestStatus {
+  const elapsedMs = c.startedMs ? (c.finishedAt ? Date.parse(c.finishedAt) : Date.now()) - c.startedMs : 0;
+  return {
+    kbId, state: c.state, filesTotal: c.filesTotal, filesDone: c.filesDone, filesFailed: c.filesFailed,
+    filesSkipped: c.filesSkipped, filesIndexed: c.filesIndexed, filesRemoved: c.filesRemoved, pages: 0, chunks: 0,
+    chunksEmbedded: 0, chunksEmbeddedThisRun: c.chunksEmbeddedThisRun, currentFile: null, problems: [],
+    keywordOnly: null,
+    embeddingModel: null, error: c.error, startedAt: c.startedAt, finishedAt: c.finishedAt, elapsedMs,
+  };
+}
+
 /** The status snapshot: counters of the run plus what the store says. */
 export function snapshot(db: Database.Database, kbId: string, c: RunCounters): IngestStatus {
   const { chunks, embedded } = chunkCounts(db);

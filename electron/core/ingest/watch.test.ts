@@ -3,6 +3,7 @@
  * search within about two seconds without a manual run, and a folder removed while watched is
  * reported without stopping the other folders.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -86,6 +87,32 @@ describe('watching folders', () => {
     expect(await keywordHits(sift, kb, 'doomedword')).toEqual([]);
     console.info(`watch latency: added ${addedMs.toFixed(0)} ms, changed ${changedMs.toFixed(0)} ms, deleted ${deletedMs.toFixed(0)} ms`);
   });
+
+  it('skips a FIFO, a link to /dev/zero and a link out that appear while watched, and still closes', async (ctx) => {
+    const root = tempDir();
+    writeFiles(root, { 'alpha.md': '# Alpha\n\nalphaword\n' });
+    if (spawnSync('mkfifo', [path.join(tempDir(), 'probe')]).status !== 0 || !fs.existsSync('/dev/zero')) ctx.skip();
+    const { sift, kb } = await watchingCore([root]);
+    await untilWatching(sift, kb, root);
+    spawnSync('mkfifo', [path.join(root, 'late-pipe.md')]);
+    fs.symlinkSync('/dev/zero', path.join(root, 'late-zero.md'));
+    fs.symlinkSync(path.join(tempDir(), 'nowhere'), path.join(root, 'dangling.md'));
+    const outside = tempDir();
+    writeFiles(outside, { 'secret.md': '# Secret\n\nsecretword\n' });
+    fs.symlinkSync(path.join(outside, 'secret.md'), path.join(root, 'late-out.md'));
+    fs.writeFileSync(path.join(root, 'fresh.md'), '# Fresh\n\nfreshword\n');
+    const reasons = async () => (await call(sift, 'ingest.status', { kb })).problems.map((p) => `${p.relPath}: ${p.reason}`);
+    await waitFor(async () => (await reasons()).length === 3 && (await keywordHits(sift, kb, 'freshword')).length === 1, 10_000, 'three skipped');
+    expect(await reasons()).toEqual([
+      'late-out.md: a link to outside the folder (links out are not followed for this folder)',
+      'late-pipe.md: not a regular file: a FIFO (named pipe)',
+      'late-zero.md: not a regular file: a character device',
+    ]);
+    expect(await keywordHits(sift, kb, 'secretword')).toEqual([]);
+    open.splice(open.indexOf(sift), 1);
+    const closed = await Promise.race([sift.close().then(() => 'closed'), new Promise((r) => setTimeout(() => r('hung'), 10_000))]);
+    expect(closed).toBe('closed');
+  }, 30_000);
 
   it('reports a watched folder that was removed, and keeps the other folder working', async () => {
     const kept = tempDir();

@@ -97,4 +97,58 @@ describe('folder exclude globs', () => {
     expect(await sift.invoke('folder.update', { kb: 'K', path: path.join(root, 'papers'), excludeGlobs: [] })).toMatchObject({ ok: false, error: { code: 'not_found' } });
     expect(await sift.invoke('folder.update', { kb: 'K', path: path.join(root, 'notes'), excludeGlobs: [''] })).toMatchObject({ ok: false, error: { code: 'invalid_argument' } });
   });
+
+  it('accepts a glob with a run of ** segments, and refuses one too complex to match safely', async () => {
+    const root = setup();
+    await sift.invoke('kb.create', { name: 'K' });
+    await sift.invoke('folder.add', { kb: 'K', path: path.join(root, 'notes') });
+    const update = (glob: string) => sift.invoke('folder.update', { kb: 'K', path: path.join(root, 'notes'), excludeGlobs: [glob] });
+    expect(await update(`a/${'**/'.repeat(12)}b`)).toMatchObject({ ok: true });
+    expect(await update('a/**/b/**/c/**/d/**/e')).toEqual({
+      ok: false,
+      error: { code: 'invalid_argument', message: 'the exclude glob "a/**/b/**/c/**/d/**/e" is too complex to match safely: 4 separate "**" segments (at most 3)' },
+    });
+  });
+});
+
+describe('folders that are never documents', () => {
+  const refusal = async (p: string) => {
+    const r = await sift.invoke('folder.add', { kb: 'K', path: p });
+    return r.ok ? 'ok' : `${r.error.code}: ${r.error.message}`;
+  };
+
+  it('refuses the file-system root and system folders, also through a link', async (ctx) => {
+    if (process.platform === 'win32') ctx.skip();
+    const root = setup();
+    fs.symlinkSync('/proc', path.join(root, 'proc-link'));
+    await sift.invoke('kb.create', { name: 'K' });
+    expect(await refusal('/')).toBe('invalid_argument: / is the root of a file system; add the folders that hold your documents instead');
+    expect(await refusal('/proc')).toBe('invalid_argument: /proc is inside /proc, a system folder whose files are not documents');
+    expect(await refusal('/proc/self')).toMatch(/^invalid_argument: \/proc\/\d+ is inside \/proc, a system folder/);
+    expect(await refusal(path.join(root, 'proc-link'))).toMatch(/^invalid_argument: \/proc is inside \/proc/);
+    for (const dir of ['/sys', '/dev']) expect(await refusal(dir)).toMatch(new RegExp(`^invalid_argument: ${dir} is inside ${dir}, a system folder`));
+    expect(await sift.invoke('folder.list', { kb: 'K' })).toEqual({ ok: true, value: [] });
+  });
+
+  it("refuses Sift's data folder and folders inside it, but accepts a folder that contains it", async () => {
+    const home = fs.realpathSync(tempDir());
+    const dataDir = path.join(home, '.config', 'Sift');
+    sift = createSift({ dataDir });
+    await sift.invoke('kb.create', { name: 'K' });
+    expect(await refusal(dataDir)).toBe(`invalid_argument: ${dataDir} is inside Sift's data folder ${dataDir}, which holds its own index files`);
+    expect(await refusal(path.join(dataDir, 'kbs'))).toMatch(/^invalid_argument: .* is inside Sift's data folder/);
+    expect(await refusal(home)).toBe('ok');
+  });
+
+  it('records followExternalLinks per folder, off unless asked for', async () => {
+    const root = setup();
+    await sift.invoke('kb.create', { name: 'K' });
+    await sift.invoke('folder.add', { kb: 'K', path: path.join(root, 'notes') });
+    await sift.invoke('folder.add', { kb: 'K', path: path.join(root, 'papers'), followExternalLinks: true });
+    const list = await sift.invoke('folder.list', { kb: 'K' });
+    expect(list.ok && (list.value as { name: string; followExternalLinks: boolean }[]).map((f) => [f.name, f.followExternalLinks])).toEqual([
+      ['notes', false],
+      ['papers', true],
+    ]);
+  });
 });

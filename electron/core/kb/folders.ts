@@ -9,6 +9,7 @@ import type { Handlers } from '../../../shared/contract';
 import { SiftError } from '../../../shared/errors';
 import type { Folder } from '../../../shared/models';
 import { now, type CoreContext } from '../context';
+import { globProblem } from '../ingest/ignore-rules';
 import { resolveKb } from './knowledge-bases';
 
 interface FolderRow {
@@ -17,6 +18,7 @@ interface FolderRow {
   added_at: string;
   exclude_globs: string;
   page_prefix: string;
+  follow_external_links: number;
 }
 
 function toFolder(row: FolderRow): Folder {
@@ -27,6 +29,7 @@ function toFolder(row: FolderRow): Folder {
     addedAt: row.added_at,
     excludeGlobs: JSON.parse(row.exclude_globs) as string[],
     pagePrefix: row.page_prefix,
+    followExternalLinks: row.follow_external_links === 1,
   };
 }
 
@@ -65,6 +68,34 @@ function resolveExistingDir(input: string): string {
 }
 
 /**
+ * Virtual and system file systems: their "files" are processes, devices and kernel state (`/proc`
+ * alone offered 33,000 pages through `/proc/<pid>/cwd` links), never documents.
+ */
+const SYSTEM_FOLDERS = process.platform === 'win32' ? [] : ['/proc', '/sys', '/dev', '/run'];
+
+/**
+ * Throw when `real` (a real path) must not be a folder of a knowledge base: a file-system or drive
+ * root, a system folder, or Sift's own data folder or a folder inside it. A folder that contains
+ * the data folder (a home folder) is fine: the scan steps over the data folder.
+ */
+export function assertIndexable(real: string, dataDir: string): void {
+  if (path.parse(real).root === real) {
+    const hint = 'add the folders that hold your documents instead';
+    throw new SiftError('invalid_argument', `${real} is the root of a file system; ${hint}`);
+  }
+  const system = SYSTEM_FOLDERS.find((sys) => isInside(real, sys));
+  if (system) {
+    const why = 'a system folder whose files are not documents';
+    throw new SiftError('invalid_argument', `${real} is inside ${system}, ${why}`);
+  }
+  const data = safeRealpath(path.resolve(dataDir));
+  if (isInside(real, data)) {
+    const why = 'which holds its own index files';
+    throw new SiftError('invalid_argument', `${real} is inside Sift's data folder ${data}, ${why}`);
+  }
+}
+
+/**
  * The prefix a new folder's pages get: none while no other folder is unprefixed (the usual single
  * folder), else the folder's name, made unique among the knowledge base's prefixes.
  */
@@ -80,9 +111,10 @@ export function choosePrefix(existing: Folder[], folderPath: string): string {
 /** The folder operations of the contract. */
 export function folderHandlers(ctx: CoreContext): Pick<Handlers, 'folder.add' | 'folder.remove' | 'folder.list' | 'folder.update'> {
   return {
-    async 'folder.add'({ kb, path: input }) {
+    async 'folder.add'({ kb, path: input, followExternalLinks }) {
       const found = resolveKb(ctx, kb);
       const real = resolveExistingDir(input);
+      assertIndexable(real, ctx.dataDir);
       for (const other of listFolders(ctx, found.id)) {
         if (other.path === real) throw new SiftError('already_exists', `${real} is already a folder of "${found.name}"`);
         if (isInside(real, other.path)) throw new SiftError('conflict', `${real} is inside ${other.path}, which "${found.name}" already indexes`);
@@ -90,7 +122,12 @@ export function folderHandlers(ctx: CoreContext): Pick<Handlers, 'folder.add' | 
       }
       const at = now();
       const prefix = choosePrefix(listFolders(ctx, found.id), real);
-      ctx.appDb.prepare(`INSERT INTO folders (kb_id, path, added_at, page_prefix) VALUES (?, ?, ?, ?)`).run(found.id, real, at, prefix);
+      const follow = followExternalLinks ? 1 : 0;
+      ctx.appDb
+        .prepare(
+          `INSERT INTO folders (kb_id, path, added_at, page_prefix, follow_external_links) VALUES (?, ?, ?, ?, ?)`,
+        )
+        .run(found.id, real, at, prefix, follow);
       ctx.appDb.prepare(`UPDATE knowledge_bases SET updated_at = ? WHERE id = ?`).run(at, found.id);
       ctx.events.emit('kb.changed', { kbId: found.id, change: 'folders' });
       return toFolder(ctx.appDb.prepare(`SELECT * FROM folders WHERE kb_id = ? AND path = ?`).get(found.id, real) as FolderRow);
@@ -117,6 +154,12 @@ export function folderHandlers(ctx: CoreContext): Pick<Handlers, 'folder.add' | 
       const abs = path.resolve(input);
       const match = listFolders(ctx, found.id).find((f) => f.path === abs || f.path === safeRealpath(abs));
       if (!match) throw new SiftError('not_found', `${abs} is not a folder of "${found.name}"`);
+      for (const glob of excludeGlobs) {
+        const problem = globProblem(glob);
+        if (!problem) continue;
+        const message = `the exclude glob "${glob}" is too complex to match safely: ${problem}`;
+        throw new SiftError('invalid_argument', message);
+      }
       ctx.appDb.prepare(`UPDATE folders SET exclude_globs = ? WHERE kb_id = ? AND path = ?`).run(JSON.stringify(excludeGlobs), found.id, match.path);
       ctx.events.emit('kb.changed', { kbId: found.id, change: 'folders' });
       return listFolders(ctx, found.id).find((f) => f.path === match.path)!;

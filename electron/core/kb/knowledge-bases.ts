@@ -40,6 +40,8 @@ function assertNameFree(ctx: CoreContext, name: string, exceptId?: string): void
 export interface KnowledgeBaseHooks {
   /** Runs before a knowledge base is deleted (e.g. stop its chat turns and wait for them). Default: nothing. */
   beforeDelete?: (kbId: string) => Promise<void>;
+  /** Stop indexing and watching the knowledge base and wait until nothing holds its file. Default: nothing to stop. */
+  stopIndexing?: (kbId: string) => Promise<void>;
 }
 
 /** The knowledge-base operations of the contract. */
@@ -80,6 +82,9 @@ export function knowledgeBaseHandlers(
       const found = resolveKb(ctx, kb);
       await hooks.beforeDelete?.(found.id);
       ctx.appDb.prepare(`DELETE FROM knowledge_bases WHERE id = ?`).run(found.id);
+      // The row goes first so no new run can begin; the file goes last, once no run can write into
+      // it (or create it again) and every worker has let go of it.
+      await hooks.stopIndexing?.(found.id);
       ctx.kbFiles.remove(found.id);
       ctx.events.emit('kb.changed', { kbId: found.id, change: 'deleted' });
       return { id: found.id };

@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { SiftError } from '../../../shared/errors';
 import { migrate, type Migration } from './migrate';
+import { createPrivateFile, PRIVATE_DIR_MODE, sqliteFiles, tightenFile } from './private';
 
 /** Options of {@link openDatabase}. */
 export interface OpenOptions {
@@ -24,7 +25,14 @@ export function openDatabase(
   label: string,
   options: OpenOptions = {},
 ): Database.Database {
-  if (!options.readonly) fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (!options.readonly) {
+    // Owner-only before SQLite opens it: the -wal and -shm files it makes take the database's mode.
+    // A missing folder is made owner-only; an existing one is not changed here (it may not be Sift's:
+    // createSift tightens the data folder's own).
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
+    createPrivateFile(file);
+    sqliteFiles(file).forEach(tightenFile);
+  }
   let db: Database.Database;
   try {
     db = new Database(file, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
@@ -38,6 +46,7 @@ export function openDatabase(
     if (!options.readonly) db.pragma('synchronous = NORMAL');
     if (options.vectors) sqliteVec.load(db);
     if (!options.readonly) migrate(db, migrations, label);
+    if (!options.readonly) sqliteFiles(file).forEach(tightenFile);
     return db;
   } catch (err) {
     db.close();

@@ -17,6 +17,7 @@ export function stateLabel(state: IngestStatus['state'], t: TFunction): string {
     embedding: t('indexing.embedding'),
     done: t('indexing.done'),
     error: t('indexing.error'),
+    cancelled: t('indexing.cancelled'),
   } as const;
   return labels[state];
 }

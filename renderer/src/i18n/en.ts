@@ -208,6 +208,7 @@ export const en = {
     embedding: 'Computing vectors…',
     done: 'Up to date',
     error: 'Indexing stopped',
+    cancelled: 'Deleted during indexing',
     finished: ' · finished {{time}}',
     progress: 'Indexing progress',
     nowReading: 'Now reading',

@@ -200,6 +200,7 @@ export const zhCN: Translation = {
     embedding: '正在计算向量…',
     done: '已是最新',
     error: '索引已停止',
+    cancelled: '索引期间已删除',
     finished: ' · 完成于 {{time}}',
     progress: '索引进度',
     nowReading: '正在读取',

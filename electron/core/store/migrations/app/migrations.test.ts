@@ -45,3 +45,21 @@ describe('app migration 002', () => {
     db.close();
   });
 });
+
+describe('app migration 003', () => {
+  it('adds follow_external_links to folders, off for existing folders and new ones', () => {
+    const db = new Database(path.join(tempDir(), 'app.sqlite'));
+    migrate(db, appMigrations, 'app', 2);
+    db.prepare("INSERT INTO knowledge_bases VALUES ('k1', 'A', 't', 't')").run();
+    db.prepare("INSERT INTO folders (kb_id, path, added_at) VALUES ('k1', '/home/u/notes', 't')").run();
+    migrate(db, appMigrations, 'app', 3);
+    db.prepare("INSERT INTO folders (kb_id, path, added_at, page_prefix) VALUES ('k1', '/home/u/more', 't', 'more')").run();
+    db.prepare("INSERT INTO folders (kb_id, path, added_at, page_prefix, follow_external_links) VALUES ('k1', '/x', 't', 'x', 1)").run();
+    expect(db.prepare('SELECT path, follow_external_links AS f FROM folders ORDER BY path').all()).toEqual([
+      { path: '/home/u/more', f: 0 },
+      { path: '/home/u/notes', f: 0 },
+      { path: '/x', f: 1 },
+    ]);
+    db.close();
+  });
+});
