@@ -74,7 +74,7 @@ async function toolError(name: string, args: Record<string, unknown>): Promise<s
 describe('sift mcp over stdio', () => {
   it('lists its read-only tools with input schemas made from the contract', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['get_context', 'list_knowledge_bases', 'list_pages', 'read_page', 'search']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['ask', 'get_context', 'list_knowledge_bases', 'list_pages', 'read_page', 'search']);
     for (const t of tools) expect(t.annotations?.readOnlyHint, t.name).toBe(true);
     const search = tools.find((t) => t.name === 'search')!;
     expect(search.inputSchema.required).toEqual(expect.arrayContaining(['kb', 'query']));
