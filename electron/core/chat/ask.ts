@@ -11,6 +11,7 @@ import { isErrorCode, SiftError } from '../../../shared/errors';
 import type { CoreContext } from '../context';
 import { resolveKb } from '../kb/knowledge-bases';
 import type { LlmClient } from '../llm/types';
+import { kbMetaPassages } from '../search/meta-pages';
 import { searchKnowledgeBase, type QueryEmbedder, type SearchOptions } from '../search/search';
 import { readPageOf } from './handlers';
 import { runTurn, type ChatSettings } from './turn';
@@ -42,6 +43,7 @@ export function askHandlers(ctx: CoreContext, deps: AskDeps): Pick<Handlers, 'ch
       const turnDeps = {
         appDb: ctx.appDb, events: ctx.events, llm: deps.llm(), logsDir: path.join(ctx.dataDir, 'logs'),
         settings: deps.settings(), search, readPage: readPageOf(ctx, kbId), store,
+        metaPassages: () => kbMetaPassages(ctx.kbFiles.get(kbId)),
       };
       let failed: SiftError | null = null;
       const stop = ctx.events.on('answer.failed', (e) => {

@@ -10,6 +10,7 @@ import type { Passage } from '../../../shared/models';
 import type { CoreContext } from '../context';
 import { resolveKb } from '../kb/knowledge-bases';
 import type { LlmClient } from '../llm/types';
+import { kbMetaPassages } from '../search/meta-pages';
 import { buildPassage, pageByPath } from '../search/passages';
 import { searchKnowledgeBase, type QueryEmbedder, type SearchOptions } from '../search/search';
 import { addMessage, createConversation, deleteConversation, getConversation, listConversations, listMessages, renameConversation } from './conversations';
@@ -74,7 +75,8 @@ export function chatHandlers(
         ? (query: string, topK: number) => searchKnowledgeBase(ctx.kbFiles.get(kbId), { query, topK, mode: 'hybrid' }, deps.embedder, deps.searchOptions)
         : null;
       const request = { turnId, kbId, conversationId: conversation.id, message: args.message, history, model: args.model, think: args.think };
-      const turnDeps = { appDb: db, events: ctx.events, llm: deps.llm(), logsDir: path.join(ctx.dataDir, 'logs'), settings: deps.settings(), search, readPage: kbId ? readPageOf(ctx, kbId) : null };
+      const turnDeps = { appDb: db, events: ctx.events, llm: deps.llm(), logsDir: path.join(ctx.dataDir, 'logs'), settings: deps.settings(), search, readPage: kbId ? readPageOf(ctx, kbId) : null,
+        metaPassages: kbId ? () => kbMetaPassages(ctx.kbFiles.get(kbId)) : undefined };
       const owner = { conversationId: conversation.id, kbId: conversation.kbId };
       deps.turns.start(turnId, owner, (signal) => runTurn(request, turnDeps, signal));
       return { turnId, conversationId: conversation.id, userMessageId: userMessage.id };

@@ -15,7 +15,9 @@ import type { LlmClient } from '../llm/types';
 import { runAgent, type AgentLimits } from './agent';
 import { checkCitations, decide, referencesOf } from './answer-check';
 import { addMessage } from './conversations';
+import { bestPassagePerPage, catalogueAnswer } from './catalogue';
 import { extractiveAnswer } from './extractive';
+import { kbQuestionOf } from './kb-questions';
 import { contextBudget, fitPassages, historyMessages, systemPrompt, userMessageWithContext, type RetrievalState } from './prompt';
 import { appendRetrievalLog } from './retrieval-log';
 import { shouldSearch } from './trigger';
@@ -48,6 +50,8 @@ export interface TurnDeps {
   settings: ChatSettings;
   search: ((query: string, topK: number) => Promise<SearchResult>) | null;
   readPage: ((path: string, start: number | undefined, end: number | undefined) => Promise<Passage>) | null;
+  /** The knowledge base's meta pages (README, overview…), quoted first for questions about the whole of it. */
+  metaPassages?: () => Passage[];
   /** Keep the answer and return it as a message; default: add it to the request's conversation in `appDb`. */
   store?: (content: string, turn: TurnInfo) => ChatMessage;
 }
@@ -70,28 +74,50 @@ interface Retrieval {
   error: string | null;
   ms: number | null;
   refs: string[];
+  /** Set for a catalogue question ("which notes mention X?"): its topic X. */
+  catalogue?: string;
 }
 
 async function retrieve(req: TurnRequest, deps: TurnDeps, search: boolean, budget: number): Promise<Retrieval> {
   const refs = parseWikiRefs(req.message).refs;
   if (!search || !deps.search) return { state: 'none', passages: [], error: null, ms: null, refs };
   const t = performance.now();
-  deps.events.emit('search.started', { turnId: req.turnId, query: req.message });
+  // A whole-folder question searches differently: a catalogue looks for its topic across many pages.
+  const asked = refs.length === 0 ? kbQuestionOf(req.message) : null;
+  const query = asked?.kind === 'catalogue' ? asked.topic : req.message;
+  deps.events.emit('search.started', { turnId: req.turnId, query });
   try {
-    const result = await deps.search(req.message, deps.settings.topK);
-    const passages = fitPassages(result.passages, budget);
+    const topK = asked?.kind === 'catalogue' ? Math.max(CATALOGUE_SEARCH, deps.settings.topK) : deps.settings.topK;
+    const found = (await deps.search(query, topK)).passages;
+    // "Mentions" means the words occur: a catalogue lists pages the keyword stage found. When none did, the
+    // question goes the ordinary way (the passages nearest in meaning, for the model or quoted).
+    const mentioning = asked?.kind === 'catalogue' ? found.filter((p) => p.keywordRank !== null) : [];
+    const catalogue = mentioning.length > 0 && asked?.kind === 'catalogue' ? asked.topic : undefined;
+    const passages = catalogue !== undefined
+      ? bestPassagePerPage(mentioning)
+      : fitPassages(asked?.kind === 'overview' ? withMetaFirst(deps.metaPassages?.() ?? [], found) : found, budget);
     const ms = Math.round(performance.now() - t);
     if (passages.length === 0) {
       deps.events.emit('search.empty', { turnId: req.turnId });
       return { state: 'empty', passages, error: null, ms, refs };
     }
-    deps.events.emit('search.done', { turnId: req.turnId, count: passages.length, paths: [...new Set(passages.map((p) => p.pagePath))] });
-    return { state: 'found', passages, error: null, ms, refs };
+    const paths = [...new Set(passages.map((p) => p.pagePath))];
+    deps.events.emit('search.done', { turnId: req.turnId, count: passages.length, paths });
+    return { state: 'found', passages, error: null, ms, refs, catalogue };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     deps.events.emit('search.failed', { turnId: req.turnId, message });
     return { state: 'failed', passages: [], error: message, ms: Math.round(performance.now() - t), refs };
   }
+}
+
+/** Passages a catalogue question's search asks for (it lists pages, so it looks wider). */
+const CATALOGUE_SEARCH = 30;
+
+/** Meta pages first (hit reason `kb_meta`), then the search's passages that do not overlap them. */
+function withMetaFirst(meta: Passage[], found: Passage[]): Passage[] {
+  const overlaps = (p: Passage) => meta.some((m) => m.pagePath === p.pagePath && m.start < p.end && p.start < m.end);
+  return [...meta, ...found.filter((p) => !overlaps(p))];
 }
 
 /** The model to answer with and its window, or why no model can answer. */
@@ -144,6 +170,14 @@ async function answer(req: TurnRequest, deps: TurnDeps, signal: AbortSignal, st:
   const budget = contextBudget('model' in picked ? picked.window : null, deps.settings.contextPercent);
   st.retrieval = await retrieve(req, deps, st.trigger.search, budget);
   const retrieval = st.retrieval;
+  if (retrieval.catalogue !== undefined && retrieval.state === 'found') {
+    // The list of pages is the answer, built by code with or without a model: each entry opens its passage.
+    const listed = catalogueAnswer(retrieval.catalogue, retrieval.passages, /\p{Script=Han}/u.test(req.message));
+    st.answer = listed.text;
+    st.builtCitations = listed.citations;
+    onToken(st.answer);
+    return;
+  }
   if ('down' in picked) {
     st.status = 'llm_unavailable';
     // Quoted passages are read, not skimmed by a model: the best few, numbered as cited.
