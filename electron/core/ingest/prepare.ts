@@ -42,6 +42,23 @@ export function pagePathOf(prefix: string, relPath: string): string {
   return ['wiki', prefix, relPath].filter(Boolean).join('/');
 }
 
+/** A README or index file is named by its folder: `zod/README.md` is the zod page, not "README". */
+const NAMED_BY_FOLDER = /^(?:readme|index)(?:\.[^.]*)?$/i;
+
+/**
+ * The title of a page whose file names none: the file name without its extension, or for a README
+ * or index file its folder's name (the knowledge-base folder's own name at the top level).
+ */
+export function titleFromFileName(folder: string, relPath: string): string {
+  const base = path.basename(relPath);
+  if (NAMED_BY_FOLDER.test(base)) {
+    const parent = path.basename(path.dirname(relPath));
+    const named = parent && parent !== '.' ? parent : path.basename(folder);
+    if (named) return named;
+  }
+  return base.replace(/\.[^.]+$/, '') || relPath;
+}
+
 /** Read and prepare one file. Never throws for a bad file: the problem is the outcome. */
 export async function prepareFile(job: FileJob): Promise<FileOutcome> {
   let bytes: Buffer;
@@ -70,7 +87,7 @@ export async function prepareFile(job: FileJob): Promise<FileOutcome> {
       indexedTo = Math.max(indexedTo, c.end);
       return { index: c.index, sectionIndex: c.sectionIndex, start: c.start, end: c.end, hash: c.hash, tokens };
     });
-    const title = doc.title?.trim() || path.basename(job.relPath).replace(/\.[^.]+$/, '') || job.relPath;
+    const title = doc.title?.trim() || titleFromFileName(job.folder, job.relPath);
     const page: PreparedPage = {
       folder: job.folder,
       relPath: job.relPath,

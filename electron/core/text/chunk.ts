@@ -174,7 +174,7 @@ function mergeWordless(text: string, groups: Group[]): Group[] {
   let pending: number | null = null;
   for (const g of groups) {
     if (isBlank(text, g.start, g.end)) continue;
-    const start = pending ?? g.start;
+    const start: number = pending ?? g.start;
     if (!hasWords(text, Math.max(g.bodyStart, g.start), g.end)) {
       pending = start;
       continue;
