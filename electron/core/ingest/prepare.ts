@@ -35,6 +35,13 @@ export type FileOutcome =
   | { kind: 'unchanged'; size: number; mtimeMs: number }
   | { kind: 'gone' };
 
+/**
+ * The version of what preparing a file produces (canonical text, title, sections, chunks). Bump it
+ * when any of them changes, so knowledge bases indexed before are indexed again even though their
+ * files have not changed. 2: headings joined to their text; titles from level-1 headings only.
+ */
+export const PAGE_FORMAT = 2;
+
 const SKIP_REASONS = new Set(['binary', 'unsupported', 'too_large', 'empty']);
 
 /** The page address of a file: `wiki/<prefix>/<relPath>` (no prefix segment when the prefix is empty). */
