@@ -120,10 +120,11 @@ function splitPoints(text: string, start: number, end: number, maxSection: numbe
   return cuts;
 }
 
-// Markup that carries no words a reader would search for or want quoted: HTML tags and comments,
-// Markdown images (a badge's alt text too), entities; then links left empty once their image is
-// gone. `[^<>]` and the line-bounded classes keep every pattern linear on hostile input.
-const MARKUP = /<!--[^]*?-->|<[^<>]*>|!\[[^\]\n]*\]\([^)\n]*\)|&#?\w+;/g;
+// Markup that carries no words a reader would search for or want quoted: HTML tags and comments
+// (a comment is one "tag" unless it holds angle brackets), Markdown images (a badge's alt text
+// too), entities; then links left empty once their image is gone. `[^<>]` and the line-bounded
+// classes keep every pattern linear on hostile input (a lazy `<!--…-->` would not be).
+const MARKUP = /<[^<>]*>|!\[[^\]\n]*\]\([^)\n]*\)|&#?\w+;/g;
 const EMPTY_LINK = /\[\s*\]\([^)\n]*\)/g;
 const WORD = /[\p{L}\p{N}]/u;
 
