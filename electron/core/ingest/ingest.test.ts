@@ -164,21 +164,23 @@ describe('indexing bad input', () => {
 });
 
 describe('titles', () => {
-  it('takes the title from front matter, else the first heading, else the file name', async () => {
+  it('takes the title from front matter, else the first level-1 heading, else the file name', async () => {
+    const root = tempDir();
     const cases: [string, string | Buffer, string][] = [
       ['front-matter.md', '---\ntitle: From Front Matter\n---\n# A heading\n\nbody', 'From Front Matter'],
       ['blank-title.md', '---\ntitle: "  "\n---\n# Heading wins\n\nbody', 'Heading wins'],
-      ['heading.md', 'intro line\n\n## Second-level first\n\n# Top level later\n', 'Second-level first'],
+      // A level-2 heading names a part ("Installation"), never the page (issue #12).
+      ['heading.md', 'intro line\n\n## Second-level first\n\n# Top level later\n', 'Top level later'],
       ['no-heading.md', 'just words', 'no-heading'],
       ['中文 标题 🚀.md', '没有标题的笔记', '中文 标题 🚀'],
       ['plain.txt', '# not a heading in plain text', 'plain'],
-      ['README', 'read me', 'README'],
+      // A README is named by its folder (issue #12), here the knowledge base's folder itself.
+      ['README', 'read me', path.basename(root)],
       ['titled.pdf', buildPdf([['body']], { title: 'PDF Info Title' }), 'PDF Info Title'],
       ['untitled.pdf', buildPdf([['body']]), 'untitled'],
       ['word.docx', await buildDocx([{ text: 'Word heading', heading: 2 }, { text: 'body' }]), 'Word heading'],
       ['web.html', '<html><head><title>Web title</title></head><body><h1>H1</h1><p>x</p></body></html>', 'Web title'],
     ];
-    const root = tempDir();
     writeFiles(root, Object.fromEntries(cases.map(([name, content]) => [name, content])));
     const sift = core(tempDir());
     const kb = await makeKb(sift, 'Titles', [root]);

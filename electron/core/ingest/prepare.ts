@@ -43,6 +43,13 @@ export type FileOutcome =
   | { kind: 'unchanged'; size: number; mtimeMs: number }
   | { kind: 'gone' };
 
+/**
+ * The version of what preparing a file produces (canonical text, title, sections, chunks). Bump it
+ * when any of them changes, so knowledge bases indexed before are indexed again even though their
+ * files have not changed. 2: headings joined to their text; titles from level-1 headings only.
+ */
+export const PAGE_FORMAT = 2;
+
 const SKIP_REASONS = new Set(['binary', 'unsupported', 'too_large', 'empty']);
 
 /** Why a link out of its folder is not read (the scan says the same). */
@@ -51,6 +58,23 @@ const LINK_OUT = 'a link to outside the folder (links out are not followed for t
 /** The page address of a file: `wiki/<prefix>/<relPath>` (no prefix segment when the prefix is empty). */
 export function pagePathOf(prefix: string, relPath: string): string {
   return ['wiki', prefix, relPath].filter(Boolean).join('/');
+}
+
+/** A README or index file is named by its folder: `zod/README.md` is the zod page, not "README". */
+const NAMED_BY_FOLDER = /^(?:readme|index)(?:\.[^.]*)?$/i;
+
+/**
+ * The title of a page whose file names none: the file name without its extension, or for a README
+ * or index file its folder's name (the knowledge-base folder's own name at the top level).
+ */
+export function titleFromFileName(folder: string, relPath: string): string {
+  const base = path.basename(relPath);
+  if (NAMED_BY_FOLDER.test(base)) {
+    const parent = path.basename(path.dirname(relPath));
+    const named = parent && parent !== '.' ? parent : path.basename(folder);
+    if (named) return named;
+  }
+  return base.replace(/\.[^.]+$/, '') || relPath;
 }
 
 /** Read and prepare one file. Never throws for a bad file: the problem is the outcome. */
@@ -113,7 +137,7 @@ async function pageOf(job: FileJob, bytes: Buffer, stat: Stat, sha256: string): 
     indexedTo = Math.max(indexedTo, c.end);
     return { index: c.index, sectionIndex: c.sectionIndex, start: c.start, end: c.end, hash: c.hash, tokens };
   });
-  const title = doc.title?.trim() || path.basename(job.relPath).replace(/\.[^.]+$/, '') || job.relPath;
+  const title = doc.title?.trim() || titleFromFileName(job.folder, job.relPath);
   return {
     folder: job.folder,
     relPath: job.relPath,

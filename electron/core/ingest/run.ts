@@ -12,7 +12,7 @@ import type { Embedder } from '../embed/embedder';
 import type { FileResult } from './batch';
 import { documentAt, documentsOf, removeDocument, storedFolders, writeProblem, type StoredDocument } from './page-store';
 import { kindOf } from './parse/kinds';
-import { pagePathOf, type FileJob } from './prepare';
+import { PAGE_FORMAT, pagePathOf, type FileJob } from './prepare';
 import { scanFolder } from './scan';
 import type { RunCounters } from './status';
 import type { DocumentKind } from './types';
@@ -54,14 +54,36 @@ export interface RunDeps {
   skipFolders?: string[];
 }
 
-/** Index every folder of the knowledge base, then embed. */
+/**
+ * True when the knowledge base's pages were made by this version of preparing (see PAGE_FORMAT).
+ * One with no documents yet is current at once, so an interrupted first run resumes, not restarts.
+ */
+function pagesCurrent(db: Database.Database): boolean {
+  const recorded = db.prepare(`SELECT value FROM kb_meta WHERE key = 'page_format'`).pluck().get();
+  if (recorded === String(PAGE_FORMAT)) return true;
+  if (db.prepare(`SELECT 1 FROM documents LIMIT 1`).get() !== undefined) return false;
+  recordPageFormat(db);
+  return true;
+}
+
+function recordPageFormat(db: Database.Database): void {
+  const upsert = `INSERT INTO kb_meta (key, value) VALUES ('page_format', ?)
+                  ON CONFLICT (key) DO UPDATE SET value = excluded.value`;
+  db.prepare(upsert).run(String(PAGE_FORMAT));
+}
+
+/**
+ * Index every folder of the knowledge base, then embed. Pages made by an older PAGE_FORMAT are all
+ * prepared again, unchanged files too; the new format is recorded once every file has been.
+ */
 export async function runFull(deps: RunDeps): Promise<void> {
   const { db, counters: c } = deps;
+  const current = pagesCurrent(db);
   c.state = 'scanning';
   deps.progress(true);
-  const current = new Set(deps.folders.map((f) => f.path));
+  const folderPaths = new Set(deps.folders.map((f) => f.path));
   for (const folder of storedFolders(db)) {
-    if (!current.has(folder)) for (const doc of documentsOf(db, folder).values()) remove(db, doc.id, c);
+    if (!folderPaths.has(folder)) for (const doc of documentsOf(db, folder).values()) remove(db, doc.id, c);
   }
   const jobs: FileJob[] = [];
   for (const folder of deps.folders) {
@@ -90,8 +112,9 @@ export async function runFull(deps: RunDeps): Promise<void> {
     for (const file of files) {
       seen.add(file.relPath);
       const known = stored.get(file.relPath);
-      if (known && known.size === file.size && known.mtimeMs === Math.trunc(file.mtimeMs)) countUnchanged(c, known);
-      else jobs.push(jobFor(folder, file.relPath, deps.options.maxFileBytes, known, file.size));
+      const untouched = known && known.size === file.size && known.mtimeMs === Math.trunc(file.mtimeMs);
+      if (current && untouched) countUnchanged(c, known);
+      else jobs.push(jobFor(folder, file.relPath, deps.options.maxFileBytes, current ? known : undefined, file.size));
     }
     for (const [relPath, doc] of stored) if (!seen.has(relPath)) remove(db, doc.id, c);
     c.filesTotal += files.length + skipped.length;
@@ -99,6 +122,7 @@ export async function runFull(deps: RunDeps): Promise<void> {
   if (deps.kbGone?.()) return;
   await indexAll(deps, jobs);
   if (deps.kbGone?.()) return;
+  if (!current && !deps.signal.aborted && c.error === null) recordPageFormat(db);
   await embedPending(deps);
 }
 
@@ -110,7 +134,10 @@ export async function runFiles(deps: RunDeps, folder: Folder, relPaths: string[]
     return;
   }
   deps.counters.filesTotal += relPaths.length;
-  await indexAll(deps, relPaths.map((rel) => jobFor(folder, rel, deps.options.maxFileBytes, documentAt(deps.db, folder.path, rel), 0)));
+  // Under an older page format, even bytes that hash as before are prepared again.
+  const current = pagesCurrent(deps.db);
+  const known = (rel: string) => (current ? documentAt(deps.db, folder.path, rel) : undefined);
+  await indexAll(deps, relPaths.map((rel) => jobFor(folder, rel, deps.options.maxFileBytes, known(rel), 0)));
   await embedPending(deps);
 }
 

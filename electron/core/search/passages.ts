@@ -8,7 +8,7 @@ import type Database from 'better-sqlite3';
 import { SiftError } from '../../../shared/errors';
 import type { Passage, Provenance } from '../../../shared/models';
 import type { Heading, PageSpan } from '../ingest/types';
-import { headingPathAt } from '../text/chunk';
+import { hasWords, headingPathAt } from '../text/chunk';
 import type { FusedHit } from './fusion';
 
 /** What passages need of a page. */
@@ -84,6 +84,23 @@ export function provenanceOf(page: PageInfo, start: number, end: number): Proven
     pdfPages: pages.length ? [Math.min(...pages), Math.max(...pages)] : null,
     lines: hasLines ? [lineAt(page.text, start), lineAt(page.text, last)] : null,
   };
+}
+
+/**
+ * True when `[start, end)` holds a heading and nothing else with words in it: the chunk a knowledge
+ * base indexed before headings were joined to their text. Such a passage answers nothing, so search
+ * leaves it out until the page is indexed again.
+ */
+export function isHeadingOnly(page: PageInfo, start: number, end: number): boolean {
+  let from = start;
+  let sawHeading = false;
+  for (const h of page.headings) {
+    if (h.end <= start || h.start >= end) continue;
+    if (hasWords(page.text, from, Math.max(from, h.start))) return false;
+    sawHeading = true;
+    from = Math.max(from, h.end);
+  }
+  return sawHeading && !hasWords(page.text, from, Math.max(from, end));
 }
 
 /** The evidence id of a span: the page path, span and a hash prefix, encoded (clients treat it as opaque). */

@@ -13,7 +13,7 @@ import type { Embedder } from '../embed/embedder';
 import { recordedModel } from '../ingest/vectors';
 import { maximalMarginalRelevance, mergeAdjacent, reciprocalRankFusion, type ChunkPlace, type FusedHit, type StageHit } from './fusion';
 import { keywordSearch, matchesTitle } from './keyword';
-import { buildPassage, loadPages, pageByPath, type PageInfo } from './passages';
+import { buildPassage, isHeadingOnly, loadPages, pageByPath, type PageInfo } from './passages';
 import { pagesInScope, type SearchScope } from './scope';
 import { vectorSearch, vectorsOf, type VectorOptions } from './vector';
 
@@ -152,6 +152,7 @@ export async function searchKnowledgeBase(db: Database.Database, req: SearchRequ
     timings = { keywordMs: s.keywordMs, embedMs: s.embedMs, vectorMs: s.vectorMs };
     for (const r of rank(db, text, s.keyword, s.vector, req.topK, options).passages) {
       if (passages.length >= Math.max(req.topK, refPages.length)) break;
+      if (isHeadingOnly(r.page, r.start, r.end)) continue;
       const reason = matchesTitle(text, r.page.titleTokens) ? 'title' : 'body';
       const p = buildPassage(r.page, r.start, r.end, r.hits, reason);
       if (!taken(p)) passages.push(p);

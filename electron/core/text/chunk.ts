@@ -120,36 +120,93 @@ function splitPoints(text: string, start: number, end: number, maxSection: numbe
   return cuts;
 }
 
+// Markup that carries no words a reader would search for or want quoted: HTML tags and comments
+// (a comment is one "tag" unless it holds angle brackets), Markdown images (a badge's alt text
+// too), entities; then links left empty once their image is gone. `[^<>]` and the line-bounded
+// classes keep every pattern linear on hostile input (a lazy `<!--…-->` would not be).
+const MARKUP = /<[^<>]*>|!\[[^\]\n]*\]\([^)\n]*\)|&#?\w+;/g;
+const EMPTY_LINK = /\[\s*\]\([^)\n]*\)/g;
+const WORD = /[\p{L}\p{N}]/u;
+
 /**
- * Parent sections: bounded by headings (a section starts at its heading line; text before the first
- * heading is a section with headingPath `[]`); a section longer than maxSection is split into
- * near-equal pieces (between maxSection/2 and maxSection) at paragraph or sentence ends. Sections
- * are contiguous and cover the text, except that whitespace-only sections are dropped.
+ * True when `[start, end)` holds words once markup is set aside. A section whose text after its
+ * heading fails this (a bare heading, a logo block, a `---` rule) is no passage on its own: quoted,
+ * it answers nothing, and its few tokens make it outrank real text in keyword search.
  */
-export function buildSections(text: string, headings: Heading[], options?: ChunkOptions): SectionSpan[] {
-  const { maxSection } = resolveOptions(options);
-  const starts: number[] = [0];
-  const paths: string[][] = [[]];
+export function hasWords(text: string, start: number, end: number): boolean {
+  return WORD.test(text.slice(start, end).replace(MARKUP, ' ').replace(EMPTY_LINK, ' '));
+}
+
+/** One heading-bounded group before splitting: its span, where its body starts, and its heading path. */
+interface Group {
+  start: number;
+  bodyStart: number;
+  end: number;
+  path: string[];
+}
+
+/** Heading-bounded groups covering the text (the first one starts at 0, before any heading). */
+function groupsOf(text: string, headings: Heading[]): Group[] {
+  const groups: Group[] = [{ start: 0, bodyStart: 0, end: text.length, path: [] }];
   const stack: Heading[] = [];
   for (const heading of inOrder(headings)) {
     if (heading.start < 0 || heading.start >= text.length) continue;
     enter(stack, heading);
     const path = stack.map((h) => h.text);
+    const last = groups[groups.length - 1]!;
+    const bodyStart = Math.min(Math.max(heading.end, heading.start), text.length);
     // Two headings at one offset (or one at 0): the later one names the section.
-    if (starts[starts.length - 1] === heading.start) paths[paths.length - 1] = path;
+    if (last.start === heading.start) Object.assign(last, { path, bodyStart: Math.max(last.bodyStart, bodyStart) });
     else {
-      starts.push(heading.start);
-      paths.push(path);
+      last.end = heading.start;
+      groups.push({ start: heading.start, bodyStart, end: text.length, path });
     }
   }
+  return groups;
+}
+
+/**
+ * Give every group words of its own: a group with none (a heading straight before another, a logo
+ * block before the title) joins the next one, which names the result since its text is the body;
+ * wordless groups at the end join the one before. Whitespace-only groups are dropped as before.
+ */
+function mergeWordless(text: string, groups: Group[]): Group[] {
+  const out: Group[] = [];
+  let pending: number | null = null;
+  for (const g of groups) {
+    if (isBlank(text, g.start, g.end)) continue;
+    const start: number = pending ?? g.start;
+    if (!hasWords(text, Math.max(g.bodyStart, g.start), g.end)) {
+      pending = start;
+      continue;
+    }
+    pending = null;
+    out.push({ ...g, start });
+  }
+  if (pending !== null) {
+    const previous = out[out.length - 1];
+    if (previous) previous.end = groups[groups.length - 1]!.end;
+    else out.push({ ...groups[groups.length - 1]!, start: pending });
+  }
+  return out;
+}
+
+/**
+ * Parent sections: bounded by headings (a section starts at its heading line; text before the first
+ * heading is a section with headingPath `[]`). A heading never stands alone: a section with no words
+ * after its heading (only whitespace or markup) is joined to the next section (to the previous one
+ * at the end of the page). A section longer than maxSection is split into near-equal pieces (between
+ * maxSection/2 and maxSection) at paragraph or sentence ends. Sections are contiguous and cover the
+ * text, except that whitespace-only sections are dropped.
+ */
+export function buildSections(text: string, headings: Heading[], options?: ChunkOptions): SectionSpan[] {
+  const { maxSection } = resolveOptions(options);
   const sections: SectionSpan[] = [];
-  for (let i = 0; i < starts.length; i++) {
-    const start = starts[i]!;
-    const end = i + 1 < starts.length ? starts[i + 1]! : text.length;
+  for (const { start, end, path } of mergeWordless(text, groupsOf(text, headings))) {
     const bounds = [start, ...splitPoints(text, start, end, maxSection), end];
     for (let j = 0; j + 1 < bounds.length; j++) {
       if (isBlank(text, bounds[j]!, bounds[j + 1]!)) continue;
-      sections.push({ index: sections.length, start: bounds[j]!, end: bounds[j + 1]!, headingPath: paths[i]! });
+      sections.push({ index: sections.length, start: bounds[j]!, end: bounds[j + 1]!, headingPath: path });
     }
   }
   return sections;

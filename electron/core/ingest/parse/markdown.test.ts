@@ -48,11 +48,13 @@ describe('parseMarkdown', () => {
   it.each([
     ['front matter title', '---\ntitle: "  From YAML "\n---\n# Heading\n', 'From YAML'],
     ['numeric front matter title', '---\ntitle: 2024\n---\ntext\n', '2024'],
-    ['first heading when no title', '---\nauthor: me\n---\ntext\n\n## Second level first\n\n# Later\n', 'Second level first'],
+    // A level-2 heading names a part of the page, never the page (issue #12: "Installation", "Contents").
+    ['first level-1 heading when no title', '---\nauthor: me\n---\ntext\n\n## Second level first\n\n# Later\n', 'Later'],
     ['first non-empty heading', '#\n\n# Real *one*\n', 'Real one'],
     ['no heading, no title', 'just text\n', null],
     ['empty front matter title', '---\ntitle: ""\n---\n# H\n', 'H'],
-    ['image alt in heading', '# ![logo](x.png) Sift\n', 'logo Sift'],
+    // Images and badges are not part of a title (issue #12: "dotenv NPM version").
+    ['no image alt in the title', '# ![logo](x.png) Sift\n', 'Sift'],
   ])('title: %s', (_label, text, title) => {
     expect(parseMarkdown(text).title).toBe(title);
   });

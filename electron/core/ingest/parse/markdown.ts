@@ -8,6 +8,7 @@
  * paragraphs around them.
  */
 import markdownIt, { type Env, type MarkdownIt, type Token } from 'markdown-it';
+import { DomUtils, parseDocument as parseHtml } from 'htmlparser2';
 import { parseDocument } from 'yaml';
 import type { Heading, ParsedDocument } from '../types';
 
@@ -39,19 +40,21 @@ function createParser(): MarkdownIt {
 /**
  * Parse Markdown `source` (already decoded, line endings already `\n`). Front matter (`---` YAML at
  * the very start) is cut from the text together with the blank lines after it; heading offsets are
- * counted in the returned text. Title: front matter `title`, else the first heading, else null.
+ * counted in the returned text. Title: front matter `title`, else the first level-1 heading (`#`,
+ * `===` or an HTML `<h1>`) that has text once badges, images and link URLs are gone, else null —
+ * never a level-2 heading, which names a part ("Installation", "Contents"), not the page.
  */
 export function parseMarkdown(source: string): ParsedMarkdown {
   const front = frontMatterOf(source);
   const text = front ? source.slice(front.cut) : source;
   const metadata = front ? metadataOf(front.yaml) : {};
-  const headings = headingsOf(text);
+  const { headings, firstH1 } = headingsOf(text);
   const fromFrontMatter = metadata.title;
   const title =
     typeof fromFrontMatter === 'string' || typeof fromFrontMatter === 'number'
       ? String(fromFrontMatter).trim() || null
       : null;
-  return { text, title: title ?? headings.find((h) => h.text)?.text ?? null, metadata, headings };
+  return { text, title: title ?? firstH1, metadata, headings };
 }
 
 /** A front matter fence line: exactly three dashes, then nothing but spaces or tabs. */
@@ -119,27 +122,81 @@ function keptValue(value: unknown): MetadataValue | undefined {
 
 /**
  * Every heading (ATX or setext, at any depth: in block quotes and list items too), spanning its
- * whole source line(s): from the start of its first line to the end of its last, without the `\n`.
+ * whole source line(s): from the start of its first line to the end of its last, without the `\n`;
+ * and the title the first level-1 heading gives (see parseMarkdown), or null.
  */
-function headingsOf(text: string): Heading[] {
+function headingsOf(text: string): { headings: Heading[]; firstH1: string | null } {
   // The env collects link reference definitions, so `# [name]` reads like the document defines it.
   const env: Env = {};
   const tokens = markdown.parse(text, env);
   const found: Heading[] = [];
+  let h1: string | null = null;
   let lines: LineStarts | null = null;
   for (let i = 0; i < tokens.length; i++) {
     const open = tokens[i]!;
+    if (open.type === 'html_block' && h1 === null) h1 = htmlH1Title(open.content);
     if (open.type !== 'heading_open' || !open.map) continue;
     lines ??= lineStarts(text);
     const [first, afterLast] = open.map;
+    const content = tokens[i + 1]?.content ?? '';
     found.push({
       start: lines.startOf(first),
       end: lines.endOf(afterLast - 1),
       level: Number(open.tag.slice(1)),
-      text: headingText(tokens[i + 1]?.content ?? '', env),
+      text: headingText(content, env),
     });
+    if (open.tag === 'h1' && h1 === null) h1 = titleText(content, env);
   }
-  return found;
+  // The first level-1 heading with text decides: a part name there means no title from headings.
+  return { headings: found, firstH1: h1 && !PART_NAMES.has(h1.toLowerCase()) ? h1 : null };
+}
+
+/** Inline tokens whose content is title text (entities arrive decoded as `text_special`). */
+const TITLE_TEXT = new Set(['text', 'text_special', 'code_inline']);
+
+/** Separators left at either end once badges are gone (`name · [![ci](…)]`). */
+const TITLE_EDGES = /^[\s|·•:–—-]+|[\s|·•:–—-]+$/g;
+
+/**
+ * Level-1 headings that name a part of a document, not the document: READMEs that use `#` for every
+ * section (bluebird's first one is "Introduction") would otherwise be titled after their first part.
+ */
+const PART_NAMES = new Set([
+  'introduction', 'intro', 'overview', 'contents', 'table of contents', 'toc', 'installation', 'install',
+  'usage', 'getting started', 'quick start', 'quickstart', 'about', 'readme', 'license', 'features',
+  '简介', '介绍', '概述', '目录', '安装', '使用', '用法', '快速开始', '快速入门',
+]);
+
+function cleanTitle(raw: string): string | null {
+  return raw.replace(/\s+/g, ' ').replace(TITLE_EDGES, '') || null;
+}
+
+/**
+ * A level-1 heading as a page title: link texts and entities (decoded) kept; images, badges, raw
+ * HTML tags and autolinked URLs dropped. Null when nothing is left (a logo-only heading).
+ */
+function titleText(content: string, env: Env): string | null {
+  if (content === '') return null;
+  const tokens: Token[] = [];
+  markdown.inline.parse(content, markdown, env, tokens);
+  let out = '';
+  let inAutolink = false;
+  for (const token of tokens) {
+    if (token.type === 'link_open') inAutolink = token.markup === 'autolink';
+    else if (token.type === 'link_close') inAutolink = false;
+    else if (inAutolink) continue;
+    else if (TITLE_TEXT.has(token.type)) out += token.content;
+    else if (token.type === 'softbreak' || token.type === 'hardbreak') out += ' ';
+  }
+  return cleanTitle(out);
+}
+
+/** The text of the first `<h1>` in a raw HTML block (READMEs centre their title this way), or null. */
+function htmlH1Title(html: string): string | null {
+  if (!/<h1[\s>]/i.test(html)) return null;
+  const h1 = DomUtils.findOne((e) => e.name === 'h1', parseHtml(html, { decodeEntities: true }).children, true);
+  // textContent skips <img>, so a logo inside the heading leaves only the name.
+  return h1 ? cleanTitle(DomUtils.textContent(h1)) : null;
 }
 
 /** Where each line of a text starts and ends, by 0-based line number. */

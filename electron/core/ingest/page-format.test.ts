@@ -1,0 +1,53 @@
+/**
+ * A knowledge base indexed by an older page format (titles, chunks) is indexed again on the next
+ * run even though no file changed; once it has been, runs skip unchanged files as before.
+ */
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { dataPaths } from '../paths';
+import type { Sift } from '../sift';
+import { tempDir } from '../testing/temp';
+import { PAGE_FORMAT } from './prepare';
+import { call, makeKb, openCore, writeFiles } from './testing/fixtures';
+
+let sift: Sift | null = null;
+afterEach(async () => {
+  await sift?.close();
+  sift = null;
+});
+
+async function titles(core: Sift, kb: string): Promise<Record<string, string>> {
+  return Object.fromEntries((await call(core, 'pages.list', { kb })).map((p) => [p.path, p.title]));
+}
+
+describe('page format', () => {
+  it('re-indexes unchanged files of a knowledge base made by an older format, then skips them again', async () => {
+    const root = tempDir();
+    writeFiles(root, {
+      'zod/README.md': '<h1 align="center">Zod</h1>\n\n## Installation\n\nnpm i zod\n',
+      'notes.md': '# 网关超时处理手册\n\n## 背景\n\n网关在三十秒内没有收到响应时返回 504。\n',
+    });
+    const dataDir = tempDir();
+    sift = openCore(dataDir);
+    const kb = await makeKb(sift, 'Readmes', [root]);
+    expect((await sift.ingest(kb)).filesIndexed).toBe(2);
+
+    // What an older Sift left behind: its titles, and no page format recorded.
+    const db = new Database(dataPaths(dataDir).kbDb(kb));
+    try {
+      expect(db.prepare(`SELECT value FROM kb_meta WHERE key = 'page_format'`).pluck().get()).toBe(String(PAGE_FORMAT));
+      db.prepare(`UPDATE pages SET title = 'Installation' WHERE path = 'wiki/zod/README.md'`).run();
+      db.prepare(`DELETE FROM kb_meta WHERE key = 'page_format'`).run();
+    } finally {
+      db.close();
+    }
+
+    const upgraded = await sift.ingest(kb);
+    expect(upgraded.filesIndexed).toBe(2);
+    expect(await titles(sift, kb)).toEqual({ 'wiki/notes.md': '网关超时处理手册', 'wiki/zod/README.md': 'Zod' });
+    const notes = await call(sift, 'pages.get', { kb, path: 'wiki/notes.md' });
+    expect(notes.chunkSpans.map((c) => c.start)).toEqual([0]);
+
+    expect((await sift.ingest(kb)).filesIndexed).toBe(0);
+  });
+});
