@@ -65,6 +65,8 @@ interface Retrieval {
   error: string | null;
   ms: number | null;
   refs: string[];
+  /** Identifiers of the question found nowhere in the knowledge base. */
+  noExactMatch?: string[];
 }
 
 async function retrieve(req: TurnRequest, deps: TurnDeps, search: boolean, budget: number): Promise<Retrieval> {
@@ -76,12 +78,14 @@ async function retrieve(req: TurnRequest, deps: TurnDeps, search: boolean, budge
     const result = await deps.search(req.message, deps.settings.topK);
     const passages = fitPassages(result.passages, budget);
     const ms = Math.round(performance.now() - t);
+    const { noExactMatch } = result;
     if (passages.length === 0) {
-      deps.events.emit('search.empty', { turnId: req.turnId });
-      return { state: 'empty', passages, error: null, ms, refs };
+      deps.events.emit('search.empty', { turnId: req.turnId, noExactMatch });
+      return { state: 'empty', passages, error: null, ms, refs, noExactMatch };
     }
-    deps.events.emit('search.done', { turnId: req.turnId, count: passages.length, paths: [...new Set(passages.map((p) => p.pagePath))] });
-    return { state: 'found', passages, error: null, ms, refs };
+    const paths = [...new Set(passages.map((p) => p.pagePath))];
+    deps.events.emit('search.done', { turnId: req.turnId, count: passages.length, paths, noExactMatch });
+    return { state: 'found', passages, error: null, ms, refs, noExactMatch };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     deps.events.emit('search.failed', { turnId: req.turnId, message });
@@ -124,11 +128,11 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps, signal: AbortSig
       status = 'llm_unavailable';
       // Quoted passages are read, not skimmed by a model: the best few, numbered as cited.
       retrieval.passages = retrieval.passages.slice(0, EXTRACTIVE_PASSAGES);
-      answer = extractiveAnswer(req.message, retrieval.passages, picked.down);
+      answer = extractiveAnswer(req.message, retrieval.passages, picked.down, retrieval.noExactMatch);
       onToken(answer);
     } else {
       const messages = [
-        { role: 'system' as const, content: systemPrompt(retrieval.state, retrieval.error) },
+        { role: 'system' as const, content: systemPrompt(retrieval.state, retrieval.error, retrieval.noExactMatch) },
         ...historyMessages(req.history, budget * 2),
         { role: 'user' as const, content: userMessageWithContext(req.message, retrieval.passages, budget) },
       ];

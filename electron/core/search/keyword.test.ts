@@ -10,7 +10,7 @@ import { kbMigrations } from '../store/migrations/kb';
 import { openDatabase } from '../store/open';
 import { tempDir } from '../testing/temp';
 import { toIndexText } from '../text/tokenize';
-import { distinctiveTerms, keywordSearch } from './keyword';
+import { distinctiveTerms, keywordSearch, keywordTerms } from './keyword';
 
 const open: Database.Database[] = [];
 afterEach(() => open.splice(0).forEach((db) => db.close()));
@@ -45,12 +45,41 @@ describe('distinctiveTerms', () => {
   it('leaves out a term in more than a quarter of the chunks of a large one, while rarer terms remain', () => {
     const db = kbOf(NOTES);
     expect(distinctiveTerms(db, 'gateway timeout', 0)).toEqual(['timeout']);
-    expect(distinctiveTerms(db, 'E_TIMEOUT gateway', 0)).toEqual(['e_timeout', 'e', 'timeout']);
+    expect(distinctiveTerms(db, 'E_TIMEOUT gateway', 0)).toEqual(['timeout']);
   });
 
   it('keeps the terms when all of them are that common', () => {
     const db = kbOf(NOTES);
     expect(distinctiveTerms(db, 'gateway', 0)).toEqual(['gatewai']);
     expect(distinctiveTerms(db, 'gateway gateways', 0)).toEqual(['gatewai']);
+  });
+});
+
+// Issue #12 item 3: notes that share only parts of E_CONN_RESET with the query.
+const PART_NOTES = [
+  'call retryOperation.reset() before the next attempt',
+  'Braces expand, e.g. {a,b} becomes a b',
+  'protobufjs decodes the conn field of each message',
+];
+
+describe('identifiers: the whole form first, and saying when it is absent', () => {
+  it('searches only the whole identifier when the knowledge base holds it', () => {
+    const db = kbOf([...PART_NOTES, 'the gateway answers E_CONN_RESET when idle links close']);
+    expect(keywordTerms(db, 'E_CONN_RESET')).toEqual({ terms: ['e_conn_reset'], noExactMatch: [] });
+    const hits = keywordSearch(db, 'E_CONN_RESET', 10, null);
+    expect(hits.map((h) => h.chunkId)).toEqual([4]);
+  });
+
+  it('falls back to its parts, never single letters, and names the identifier when it is absent', () => {
+    const db = kbOf(PART_NOTES);
+    expect(keywordTerms(db, 'what is E_CONN_RESET')).toEqual({ terms: ['what', 'is', 'conn', 'reset'], noExactMatch: ['E_CONN_RESET'] });
+    // The "e" of "e.g." no longer matches: only the notes with "reset" and "conn" are found.
+    const found = keywordSearch(db, 'E_CONN_RESET', 10, null).map((h) => h.chunkId).sort();
+    expect(found).toEqual([1, 3]);
+  });
+
+  it('names every absent identifier-like word, and no plain word', () => {
+    const db = kbOf(['ENOSPC means the disk is full', 'see v1/chat']);
+    expect(keywordTerms(db, 'ENOSPC EPERM v1/chat v2/chat dLNs lunch').noExactMatch).toEqual(['EPERM', 'v2/chat', 'dLNs']);
   });
 });

@@ -2,11 +2,12 @@
  * The keyword stage: FTS5 bm25 over the pre-tokenized chunk text, with the page title and path in
  * their own, heavier columns. The query goes through the same tokenizer as the index; every term
  * is quoted (so `api-gateway` or `v1/chat` is one term, not FTS5 syntax) and terms are ORed.
+ * An identifier is searched whole when the knowledge base has it, by its parts only when it does not.
  * Terms found in more than a quarter of all chunks are left out when rarer ones remain: bm25 gives
  * them little weight, but scoring every chunk that has them is what makes a keyword search slow.
  */
 import type Database from 'better-sqlite3';
-import { queryTerms } from '../text/tokenize';
+import { queryTerms, queryWords } from '../text/tokenize';
 import type { StageHit } from './fusion';
 
 /** Column weights for bm25: body, title, path. Title matches count most. */
@@ -24,12 +25,39 @@ export function matchExpression(terms: string[]): string | null {
   return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
 }
 
+/** The terms the keyword stage searches for, and the identifiers of the query the knowledge base never holds. */
+export interface KeywordTerms {
+  terms: string[];
+  /** Identifier-like words (as typed) with no exact occurrence in the knowledge base, e.g. `E_CONN_RESET`. */
+  noExactMatch: string[];
+}
+
 /**
- * The query's terms, without those in more than COMMON_TERM_SHARE of the chunks of a knowledge base
- * of at least `from` chunks (default COMMON_TERMS_FROM); all of them when every term is that common.
+ * The query's search terms. An identifier is searched as its whole form only when the knowledge
+ * base holds it, so a page with `E_CONN_RESET` is never outranked by pages that merely say "reset";
+ * only when the whole is absent do its parts stand in, and the word is named in `noExactMatch`.
+ */
+export function keywordTerms(db: Database.Database, query: string): KeywordTerms {
+  const frequency = db.prepare(`SELECT doc FROM chunks_vocab WHERE term = ?`).pluck();
+  const terms = new Set<string>();
+  const noExactMatch: string[] = [];
+  for (const word of queryWords(query)) {
+    const held = !word.identifier || ((frequency.get(word.term) as number | undefined) ?? 0) > 0;
+    if (held || word.parts.length === 0) terms.add(word.term);
+    if (held) continue;
+    noExactMatch.push(word.text);
+    for (const part of word.parts) terms.add(part);
+  }
+  return { terms: [...terms], noExactMatch };
+}
+
+/**
+ * The query's terms (see keywordTerms), without those in more than COMMON_TERM_SHARE of the chunks
+ * of a knowledge base of at least `from` chunks (default COMMON_TERMS_FROM); all of them when every
+ * term is that common.
  */
 export function distinctiveTerms(db: Database.Database, query: string, from = COMMON_TERMS_FROM): string[] {
-  const terms = queryTerms(query);
+  const { terms } = keywordTerms(db, query);
   if (terms.length < 2) return terms;
   const chunks = db.prepare(`SELECT count(*) FROM chunks`).pluck().get() as number;
   if (chunks < from) return terms;
