@@ -9,7 +9,12 @@ import type { Passage } from '../../../shared/models';
  * `noExactMatch`: identifiers of the question found nowhere in the knowledge base (default none),
  * said before the passages so part-matches are not read as answers about them.
  */
-export function extractiveAnswer(question: string, passages: Passage[], why: string, noExactMatch: string[] = []): string {
+export function extractiveAnswer(
+  question: string,
+  passages: Passage[],
+  why: string,
+  noExactMatch: string[] = [],
+): string {
   const zh = /\p{Script=Han}/u.test(question);
   const missing = noExactMatch.length > 0 ? `${noExactMatchLine(noExactMatch, zh)}\n\n` : '';
   const howTo = zh
@@ -25,8 +30,9 @@ export function extractiveAnswer(question: string, passages: Passage[], why: str
 /** The sentence saying these identifiers occur nowhere in the knowledge base. */
 function noExactMatchLine(words: string[], zh: boolean): string {
   const list = words.map((w) => `\`${w}\``).join(zh ? '、' : ', ');
-  if (zh) return `知识库中没有 ${list} 的完全匹配；以下段落只匹配其中的部分或其他词语，并不是关于它的内容。`;
-  return `There is no exact match for ${list} in this knowledge base; the passages below match only parts of it or other words, and are not about it.`;
+  if (zh) return `知识库中没有 ${list} 的完全匹配；以下段落只匹配其中的部分或其他词语，` + '并不是关于它的内容。';
+  return `There is no exact match for ${list} in this knowledge base; ` +
+    'the passages below match only parts of it or other words, and are not about it.';
 }
 
 function oneParagraph(text: string, max = 400): string {

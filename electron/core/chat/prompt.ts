@@ -67,8 +67,10 @@ export function systemPrompt(state: RetrievalState, searchError: string | null, 
 export function noExactMatchNote(words: string[]): string {
   const list = words.map((w) => `"${w}"`).join(', ');
   return [
-    `The knowledge base contains no exact occurrence of ${list}; the passages may mention only parts of it or similar names.`,
-    `Say first that ${list} was not found in the knowledge base, and never present a passage about something else as if it were about ${list}.`,
+    `The knowledge base contains no exact occurrence of ${list};`,
+    'the passages may mention only parts of it or similar names.',
+    `Say first that ${list} was not found in the knowledge base,`,
+    `and never present a passage about something else as if it were about ${list}.`,
   ].join(' ');
 }
 

@@ -11,6 +11,7 @@ import { openDatabase } from '../store/open';
 import { tempDir } from '../testing/temp';
 import { toIndexText } from '../text/tokenize';
 import { distinctiveTerms, keywordSearch, keywordTerms } from './keyword';
+import { sectionScores, type PlacedHit } from './section-evidence';
 
 const open: Database.Database[] = [];
 afterEach(() => open.splice(0).forEach((db) => db.close()));
@@ -28,6 +29,27 @@ function kbOf(texts: string[]): Database.Database {
       chunks: [{ index: 0, sectionIndex: 0, start: 0, end: text.length, hash: `h${n}`, tokens: toIndexText(text) }],
     };
     writePage(db, page);
+  });
+  return db;
+}
+
+/** A knowledge base of one-section pages, each given as the texts of its chunks. */
+function kbOfSections(pages: string[][]): Database.Database {
+  const db = openDatabase(path.join(tempDir(), 'kb.sqlite'), kbMigrations, 'test kb', { vectors: true });
+  open.push(db);
+  pages.forEach((texts, n) => {
+    const text = texts.join('\n');
+    let start = 0;
+    const chunks = texts.map((t, index) => {
+      const chunk = { index, sectionIndex: 0, start, end: start + t.length, hash: `h${n}.${index}`, tokens: toIndexText(t) };
+      start += t.length + 1;
+      return chunk;
+    });
+    writePage(db, {
+      folder: '/n', relPath: `${n}.md`, size: text.length, mtimeMs: 1, sha256: `s${n}`, path: `wiki/${n}.md`, title: `note ${n}`,
+      doc: { kind: 'text', text, title: null, metadata: {}, headings: [], pages: null, language: null, encoding: 'utf-8' },
+      titleTokens: '', pathTokens: '', sections: [{ index: 0, start: 0, end: text.length, headingPath: [] }], chunks,
+    });
   });
   return db;
 }
@@ -81,5 +103,27 @@ describe('identifiers: the whole form first, and saying when it is absent', () =
   it('names every absent identifier-like word, and no plain word', () => {
     const db = kbOf(['ENOSPC means the disk is full', 'see v1/chat']);
     expect(keywordTerms(db, 'ENOSPC EPERM v1/chat v2/chat dLNs lunch').noExactMatch).toEqual(['EPERM', 'v2/chat', 'dLNs']);
+  });
+});
+
+describe('section evidence', () => {
+  // Chunk 1 and chunk 3 both say "lighthouse keeper"; only chunk 1's section goes on to the harbour.
+  const PAGES = [['the lighthouse keeper wrote', 'the harbour master came'], ['the lighthouse keeper'], ['cats'], ['dogs']];
+
+  it('scores a section that holds more of the query above one that repeats less of it', () => {
+    const db = kbOfSections(PAGES);
+    const places = `SELECT id AS chunkId, 1 AS score, page_id AS pageId, section_id AS sectionId, start, end FROM chunks`;
+    const hits = db.prepare(`${places} WHERE id IN (1, 3) ORDER BY id`).all() as PlacedHit[];
+    const scores = sectionScores(db, ['lighthous', 'harbour'], hits);
+    expect(scores.get(hits[0]!.sectionId)).toBeGreaterThan(scores.get(hits[1]!.sectionId)! * 1.5);
+  });
+
+  it('ranks the chunk whose section answers the rest of the question above an equal or shorter one', () => {
+    const db = kbOfSections(PAGES);
+    const order = keywordSearch(db, 'lighthouse harbour', 10, null).map((h) => h.chunkId);
+    expect(order.indexOf(1)).toBeLessThan(order.indexOf(3));
+    // Chunks alone put the shorter chunk 3 first.
+    const alone = keywordSearch(db, 'lighthouse harbour', 10, null, { sectionWeight: 0 }).map((h) => h.chunkId);
+    expect(alone.indexOf(3)).toBeLessThan(alone.indexOf(1));
   });
 });

@@ -183,7 +183,9 @@ function finish(turnId: string, message: ChatMessage | null, last: TurnStep, err
 }
 
 client.subscribe('search.started', ({ turnId, query }) => step(turnId, { kind: 'searching', query }));
-client.subscribe('search.done', ({ turnId, count, paths, noExactMatch }) => step(turnId, { kind: 'found', count, paths, noExactMatch }));
+client.subscribe('search.done', ({ turnId, count, paths, noExactMatch }) =>
+  step(turnId, { kind: 'found', count, paths, noExactMatch }),
+);
 client.subscribe('search.empty', ({ turnId, noExactMatch }) => step(turnId, { kind: 'empty', noExactMatch }));
 client.subscribe('search.failed', ({ turnId, message }) => step(turnId, { kind: 'search-failed', message }));
 client.subscribe('tool.called', ({ turnId, name }) => step(turnId, { kind: 'tool', name }));
