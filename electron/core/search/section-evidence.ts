@@ -17,6 +17,11 @@ export const SECTION_B = 0.75;
  * SciFact as 6000 did (most abstracts are shorter).
  */
 export const SECTION_WINDOW = 3000;
+/**
+ * Sections read per query, those of the best chunks first; chunks of the others keep their own score
+ * and so rank below them. Bounds the tokenizing a query costs (20 × 3000 characters at most).
+ */
+export const SECTIONS_READ = 20;
 
 /** A chunk the keyword stage found, with where it lies. */
 export interface PlacedHit {
@@ -47,6 +52,7 @@ function sectionTexts(db: Database.Database, hits: PlacedHit[]): Map<number, str
   const texts = new Map<number, string>();
   for (const hit of hits) {
     if (texts.has(hit.sectionId)) continue;
+    if (texts.size >= SECTIONS_READ) break;
     const span = section.get(hit.sectionId) as { start: number; end: number } | undefined;
     if (!span) continue;
     const middle = (hit.start + hit.end) >> 1;
