@@ -162,8 +162,11 @@ export const events = {
   // search.failed → (tool.called, tool.result)* → answer.token* → answer.done | answer.failed.
   'turn.started': z.object({ turnId: z.string(), conversationId: z.string(), userMessageId: z.string() }),
   'search.started': z.object({ turnId: z.string(), query: z.string() }),
-  'search.done': z.object({ turnId: z.string(), count: z.number().int(), paths: z.array(z.string()) }),
-  'search.empty': z.object({ turnId: z.string() }),
+  // noExactMatch: identifiers of the question found nowhere in the knowledge base (SearchResult's).
+  'search.done': z.object({
+    turnId: z.string(), count: z.number().int(), paths: z.array(z.string()), noExactMatch: z.array(z.string()).optional(),
+  }),
+  'search.empty': z.object({ turnId: z.string(), noExactMatch: z.array(z.string()).optional() }),
   'search.failed': z.object({ turnId: z.string(), message: z.string() }),
   'tool.called': z.object({ turnId: z.string(), name: z.string(), arguments: z.unknown() }),
   'tool.result': z.object({ turnId: z.string(), name: z.string(), ok: z.boolean(), summary: z.string() }),

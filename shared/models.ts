@@ -205,6 +205,11 @@ export const SearchResult = z.object({
   missingRefs: z.array(z.string()),
   /** `[[…]]` references refused (not under wiki/, `..`, absolute) with the reason. */
   rejectedRefs: z.array(z.object({ raw: z.string(), reason: z.string() })),
+  /**
+   * Identifier-like words of the query (codes, paths, camelCase, e.g. `E_CONN_RESET`) that occur
+   * nowhere in the knowledge base as typed: any passages matched only parts of them.
+   */
+  noExactMatch: z.array(z.string()),
   timings: z.object({ totalMs: z.number(), embedMs: z.number().nullable(), keywordMs: z.number().nullable(), vectorMs: z.number().nullable(), fuseMs: z.number() }),
 });
 export type SearchResult = z.infer<typeof SearchResult>;

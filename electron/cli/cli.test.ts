@@ -47,6 +47,23 @@ describe('sift CLI', () => {
     expect(await run('--data-dir', data, 'folder', 'add', 'Notes', root)).toMatchObject({ code: 1, err: `sift: ${root} is the root of a file system; add the folders that hold your documents instead` });
   });
 
+  it('search says when a code of the query occurs nowhere, and not when it does', async () => {
+    const data = tempDir();
+    const folder = tempDir();
+    fs.writeFileSync(path.join(folder, 'retry.md'), '# Retry\n\nCall retryOperation.reset() before the next attempt.\n');
+    fs.writeFileSync(path.join(folder, 'gateway.md'), '# Gateway\n\nThe gateway answers E_TIMEOUT after thirty seconds.\n');
+    await run('--data-dir', data, 'kb', 'create', 'Docs');
+    await run('--data-dir', data, 'folder', 'add', 'Docs', folder);
+    await run('--data-dir', data, 'ingest', 'Docs');
+    const absent = await run('--data-dir', data, 'search', 'Docs', 'E_CONN_RESET', '--mode', 'keyword');
+    expect(absent.out).toContain('(no exact match for E_CONN_RESET in this knowledge base: passages below match only other words or parts)');
+    const json = JSON.parse((await run('--data-dir', data, 'search', 'Docs', 'E_CONN_RESET', '--mode', 'keyword', '--json')).out);
+    expect(json.noExactMatch).toEqual(['E_CONN_RESET']);
+    const held = await run('--data-dir', data, 'search', 'Docs', 'E_TIMEOUT', '--mode', 'keyword');
+    expect(held.out).not.toContain('no exact match');
+    expect(held.out).toMatch(/^\[1\] Gateway/m);
+  }, 60_000);
+
   it('prints one clear line to stderr and exits non-zero on errors', async () => {
     const data = tempDir();
     expect(await run('--data-dir', data, 'kb', 'delete', 'ghost')).toEqual({ code: 1, out: '', err: 'sift: no knowledge base has the id or name "ghost"' });

@@ -22,6 +22,10 @@ export function formatResults(r: SearchResult): string {
   const lines: string[] = [];
   for (const m of r.missingRefs) lines.push(`(no page ${m})`);
   for (const j of r.rejectedRefs) lines.push(`(ignored [[${j.raw}]]: ${j.reason})`);
+  if (r.noExactMatch.length) {
+    const words = r.noExactMatch.join(', ');
+    lines.push(`(no exact match for ${words} in this knowledge base: passages below match only other words or parts)`);
+  }
   if (r.passages.length === 0) lines.push('Nothing matched in this knowledge base.');
   r.passages.forEach((p, i) => {
     lines.push(`[${i + 1}] ${p.title} — ${where(p)}  [${p.start}, ${p.end})`);

@@ -9,7 +9,7 @@ import type { Passage, SearchResult } from '../../../shared/models';
 import { parseWikiRefs } from '../../../shared/wiki-refs';
 import type { EventBus } from '../events';
 import type { LlmClient, LlmMessage, LlmToolCall } from '../llm/types';
-import { TOOLS, formatPassage } from './prompt';
+import { TOOLS, formatPassage, noExactMatchNote } from './prompt';
 import { recoverToolArguments } from './tool-args';
 
 /** Limits of one turn. */
@@ -100,6 +100,7 @@ async function searchTool(deps: AgentDeps, args: Record<string, unknown>): Promi
     const { number, added } = addPassage(deps.passages, p);
     return added ? formatPassage(p, number) : `[${number}] (already given above: ${p.pagePath})`;
   });
+  if (found.noExactMatch.length > 0) lines.unshift(noExactMatchNote(found.noExactMatch));
   return [true, `${found.passages.length} passage(s)`, lines.join('\n\n')];
 }
 

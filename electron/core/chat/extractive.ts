@@ -19,10 +19,18 @@ const QUOTE_MAX = 400;
  * The extractive answer for `passages` (numbered from 1), in the question's language. Each passage is
  * quoted as escaped text on one line ({@link quoteInline}), so a passage cut inside a code block, or
  * holding HTML or a `[2]` of its own, cannot hide or invent a citation; its `[n]` comes after it.
+ * `noExactMatch`: identifiers of the question found nowhere in the knowledge base (default none), said
+ * before the passages so part-matches are not read as answers about them.
  */
-export function extractiveAnswer(question: string, passages: Passage[], down: string): ExtractiveAnswer {
+export function extractiveAnswer(
+  question: string,
+  passages: Passage[],
+  down: string,
+  noExactMatch: string[] = [],
+): ExtractiveAnswer {
   const why = codeUrls(down);
   const zh = /\p{Script=Han}/u.test(question);
+  const missing = noExactMatch.length > 0 ? `${noExactMatchLine(noExactMatch, zh)}\n\n` : '';
   const howTo = zh
     ? `没有正在运行的语言模型（${why}），以下是知识库中最相关的段落原文。要得到生成的回答，请启动 Ollama（\`ollama serve\`）并下载一个模型（\`ollama pull qwen3:4b\`）。`
     : `No language model is running (${why}), so here are the most relevant passages from your knowledge base, quoted as they are. For written answers, start Ollama (\`ollama serve\`) and pull a model (\`ollama pull qwen3:4b\`).`;
@@ -30,9 +38,9 @@ export function extractiveAnswer(question: string, passages: Passage[], down: st
     const nothing = zh
       ? '知识库中没有找到与这个问题相关的内容。'
       : 'Nothing in this knowledge base matches the question.';
-    return { text: `${howTo}\n\n${nothing}`, citations: [] };
+    return { text: `${howTo}\n\n${missing}${nothing}`, citations: [] };
   }
-  let text = `${howTo}\n\n`;
+  let text = `${howTo}\n\n${missing}`;
   const citations: Citation[] = [];
   passages.forEach((p, i) => {
     const number = i + 1;
@@ -42,6 +50,14 @@ export function extractiveAnswer(question: string, passages: Passage[], down: st
     citations.push({ number, valid: true, markerStart, markerEnd: text.length, quote: null, quoteVerified: null });
   });
   return { text, citations };
+}
+
+/** The sentence saying these identifiers occur nowhere in the knowledge base. */
+function noExactMatchLine(words: string[], zh: boolean): string {
+  const list = words.map((w) => `\`${w}\``).join(zh ? '、' : ', ');
+  if (zh) return `知识库中没有 ${list} 的完全匹配；以下段落只匹配其中的部分或其他词语，` + '并不是关于它的内容。';
+  return `There is no exact match for ${list} in this knowledge base; ` +
+    'the passages below match only parts of it or other words, and are not about it.';
 }
 
 /**

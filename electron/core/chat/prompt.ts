@@ -45,8 +45,11 @@ export const TOOLS: LlmTool[] = [
 /** How the retrieval went, which changes what the model is asked to do. */
 export type RetrievalState = 'found' | 'empty' | 'failed' | 'none';
 
-/** The system prompt. */
-export function systemPrompt(state: RetrievalState, searchError: string | null): string {
+/**
+ * The system prompt. `noExactMatch`: identifiers of the question the knowledge base never holds
+ * (default none); the model is told so, lest it present passages about their parts as about them.
+ */
+export function systemPrompt(state: RetrievalState, searchError: string | null, noExactMatch: string[] = []): string {
   const lines = [
     'You are Sift, an assistant that answers from the user\'s own knowledge base (their notes, papers, runbooks and code).',
     'Answer in the language the user writes in. Be concise and precise.',
@@ -56,7 +59,19 @@ export function systemPrompt(state: RetrievalState, searchError: string | null):
   ];
   if (state === 'empty') lines.push('The knowledge base has nothing relevant to this question. Say so plainly in one or two sentences; do not ask the user to paste anything.');
   if (state === 'failed') lines.push(`Searching the knowledge base failed (${searchError ?? 'unknown error'}). Tell the user that the search failed, then answer from general knowledge if you can, clearly marked as not from their knowledge base.`);
+  if (noExactMatch.length > 0) lines.push(noExactMatchNote(noExactMatch));
   return lines.join('\n');
+}
+
+/** What the model is told when identifiers of the question occur nowhere in the knowledge base. */
+export function noExactMatchNote(words: string[]): string {
+  const list = words.map((w) => `"${w}"`).join(', ');
+  return [
+    `The knowledge base contains no exact occurrence of ${list};`,
+    'the passages may mention only parts of it or similar names.',
+    `Say first that ${list} was not found in the knowledge base,`,
+    `and never present a passage about something else as if it were about ${list}.`,
+  ].join(' ');
 }
 
 /** One passage as the model sees it: number, where it is from, the text. */

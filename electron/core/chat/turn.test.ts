@@ -246,6 +246,31 @@ describe('a chat turn', () => {
     }
   });
 
+  it('tells the model, and the search event, when an identifier of the question is nowhere in the knowledge base', async () => {
+    bench = await startChatBench();
+    bench.ollama.onChat({ chunks: [{ content: 'E_CONN_TIMEOUT is not in your notes.' }] });
+    const out = await bench.ask('How does the client retry after E_CONN_TIMEOUT?');
+    const done = out.events.find((e) => e.event === 'search.done')!;
+    expect(done.payload.noExactMatch).toEqual(['E_CONN_TIMEOUT']);
+    const system = chatRequests(bench)[0]!.messages[0]!.content;
+    expect(system).toMatch(/no exact occurrence of "E_CONN_TIMEOUT"/);
+    expect(system).toMatch(/never present a passage about something else as if it were about "E_CONN_TIMEOUT"/);
+    // An identifier that is there is not named.
+    bench.ollama.onChat({ chunks: [{ content: 'Check the gateway [1].' }] });
+    const held = await bench.ask('What causes E_CONN_RESET?');
+    expect(held.events.find((e) => e.event === 'search.done')!.payload.noExactMatch).toEqual([]);
+    expect(chatRequests(bench)[1]!.messages[0]!.content).not.toMatch(/no exact occurrence/);
+  });
+
+  it('says in the extractive answer that an identifier of the question has no exact match', async () => {
+    bench = await startChatBench({ ollamaDown: true });
+    const out = await bench.ask('How does the client retry after E_CONN_TIMEOUT?');
+    expect(out.message!.content).toContain('There is no exact match for `E_CONN_TIMEOUT` in this knowledge base');
+    expect(out.message!.turn!.citations.length).toBeGreaterThan(0);
+    const zh = await bench.ask('E_CONN_TIMEOUT 之后客户端怎么重试？');
+    expect(zh.message!.content).toContain('知识库中没有 `E_CONN_TIMEOUT` 的完全匹配');
+  }, 60_000);
+
   it('sends the conversation history on the next turn', async () => {
     bench = await startChatBench();
     bench.ollama.onChat({ chunks: [{ content: 'Three times [1].' }] });

@@ -76,6 +76,8 @@ interface Retrieval {
   refs: string[];
   /** Set for a catalogue question ("which notes mention X?"): its topic X. */
   catalogue?: string;
+  /** Identifiers of the question found nowhere in the knowledge base. */
+  noExactMatch?: string[];
 }
 
 async function retrieve(req: TurnRequest, deps: TurnDeps, search: boolean, budget: number): Promise<Retrieval> {
@@ -88,7 +90,8 @@ async function retrieve(req: TurnRequest, deps: TurnDeps, search: boolean, budge
   deps.events.emit('search.started', { turnId: req.turnId, query });
   try {
     const topK = asked?.kind === 'catalogue' ? Math.max(CATALOGUE_SEARCH, deps.settings.topK) : deps.settings.topK;
-    const found = (await deps.search(query, topK)).passages;
+    const result = await deps.search(query, topK);
+    const found = result.passages;
     // "Mentions" means the words occur: a catalogue lists pages the keyword stage found. When none did, the
     // question goes the ordinary way (the passages nearest in meaning, for the model or quoted).
     const mentioning = asked?.kind === 'catalogue' ? found.filter((p) => p.keywordRank !== null) : [];
@@ -97,13 +100,14 @@ async function retrieve(req: TurnRequest, deps: TurnDeps, search: boolean, budge
       ? bestPassagePerPage(mentioning)
       : fitPassages(asked?.kind === 'overview' ? withMetaFirst(deps.metaPassages?.() ?? [], found) : found, budget);
     const ms = Math.round(performance.now() - t);
+    const { noExactMatch } = result;
     if (passages.length === 0) {
-      deps.events.emit('search.empty', { turnId: req.turnId });
-      return { state: 'empty', passages, error: null, ms, refs };
+      deps.events.emit('search.empty', { turnId: req.turnId, noExactMatch });
+      return { state: 'empty', passages, error: null, ms, refs, noExactMatch };
     }
     const paths = [...new Set(passages.map((p) => p.pagePath))];
-    deps.events.emit('search.done', { turnId: req.turnId, count: passages.length, paths });
-    return { state: 'found', passages, error: null, ms, refs, catalogue };
+    deps.events.emit('search.done', { turnId: req.turnId, count: passages.length, paths, noExactMatch });
+    return { state: 'found', passages, error: null, ms, refs, catalogue, noExactMatch };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     deps.events.emit('search.failed', { turnId: req.turnId, message });
@@ -182,14 +186,14 @@ async function answer(req: TurnRequest, deps: TurnDeps, signal: AbortSignal, st:
     st.status = 'llm_unavailable';
     // Quoted passages are read, not skimmed by a model: the best few, numbered as cited.
     retrieval.passages = retrieval.passages.slice(0, EXTRACTIVE_PASSAGES);
-    const extractive = extractiveAnswer(req.message, retrieval.passages, picked.down);
+    const extractive = extractiveAnswer(req.message, retrieval.passages, picked.down, retrieval.noExactMatch);
     st.answer = extractive.text;
     st.builtCitations = extractive.citations;
     onToken(st.answer);
     return;
   }
   const messages = [
-    { role: 'system' as const, content: systemPrompt(retrieval.state, retrieval.error) },
+    { role: 'system' as const, content: systemPrompt(retrieval.state, retrieval.error, retrieval.noExactMatch) },
     ...historyMessages(req.history, budget * 2),
     { role: 'user' as const, content: userMessageWithContext(req.message, retrieval.passages, budget) },
   ];

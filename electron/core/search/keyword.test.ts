@@ -10,7 +10,8 @@ import { kbMigrations } from '../store/migrations/kb';
 import { openDatabase } from '../store/open';
 import { tempDir } from '../testing/temp';
 import { toIndexText } from '../text/tokenize';
-import { distinctiveTerms, keywordSearch } from './keyword';
+import { distinctiveTerms, keywordSearch, keywordTerms } from './keyword';
+import { sectionScores, type PlacedHit } from './section-evidence';
 
 const open: Database.Database[] = [];
 afterEach(() => open.splice(0).forEach((db) => db.close()));
@@ -32,6 +33,27 @@ function kbOf(texts: string[]): Database.Database {
   return db;
 }
 
+/** A knowledge base of one-section pages, each given as the texts of its chunks. */
+function kbOfSections(pages: string[][]): Database.Database {
+  const db = openDatabase(path.join(tempDir(), 'kb.sqlite'), kbMigrations, 'test kb', { vectors: true });
+  open.push(db);
+  pages.forEach((texts, n) => {
+    const text = texts.join('\n');
+    let start = 0;
+    const chunks = texts.map((t, index) => {
+      const chunk = { index, sectionIndex: 0, start, end: start + t.length, hash: `h${n}.${index}`, tokens: toIndexText(t) };
+      start += t.length + 1;
+      return chunk;
+    });
+    writePage(db, {
+      folder: '/n', relPath: `${n}.md`, size: text.length, mtimeMs: 1, sha256: `s${n}`, path: `wiki/${n}.md`, title: `note ${n}`,
+      doc: { kind: 'text', text, title: null, metadata: {}, headings: [], pages: null, language: null, encoding: 'utf-8' },
+      titleTokens: '', pathTokens: '', sections: [{ index: 0, start: 0, end: text.length, headingPath: [] }], chunks,
+    });
+  });
+  return db;
+}
+
 // "gateway" is in 3 of 8 notes (37 %), "timeout" in 1.
 const NOTES = ['the gateway resets idle links', 'gateway logs', 'gateway health', 'a timeout of ten seconds', 'alpha', 'beta', 'gamma', 'delta'];
 
@@ -45,12 +67,63 @@ describe('distinctiveTerms', () => {
   it('leaves out a term in more than a quarter of the chunks of a large one, while rarer terms remain', () => {
     const db = kbOf(NOTES);
     expect(distinctiveTerms(db, 'gateway timeout', 0)).toEqual(['timeout']);
-    expect(distinctiveTerms(db, 'E_TIMEOUT gateway', 0)).toEqual(['e_timeout', 'e', 'timeout']);
+    expect(distinctiveTerms(db, 'E_TIMEOUT gateway', 0)).toEqual(['timeout']);
   });
 
   it('keeps the terms when all of them are that common', () => {
     const db = kbOf(NOTES);
     expect(distinctiveTerms(db, 'gateway', 0)).toEqual(['gatewai']);
     expect(distinctiveTerms(db, 'gateway gateways', 0)).toEqual(['gatewai']);
+  });
+});
+
+// Issue #12 item 3: notes that share only parts of E_CONN_RESET with the query.
+const PART_NOTES = [
+  'call retryOperation.reset() before the next attempt',
+  'Braces expand, e.g. {a,b} becomes a b',
+  'protobufjs decodes the conn field of each message',
+];
+
+describe('identifiers: the whole form first, and saying when it is absent', () => {
+  it('searches only the whole identifier when the knowledge base holds it', () => {
+    const db = kbOf([...PART_NOTES, 'the gateway answers E_CONN_RESET when idle links close']);
+    expect(keywordTerms(db, 'E_CONN_RESET')).toEqual({ terms: ['e_conn_reset'], noExactMatch: [] });
+    const hits = keywordSearch(db, 'E_CONN_RESET', 10, null);
+    expect(hits.map((h) => h.chunkId)).toEqual([4]);
+  });
+
+  it('falls back to its parts, never single letters, and names the identifier when it is absent', () => {
+    const db = kbOf(PART_NOTES);
+    expect(keywordTerms(db, 'what is E_CONN_RESET')).toEqual({ terms: ['what', 'is', 'conn', 'reset'], noExactMatch: ['E_CONN_RESET'] });
+    // The "e" of "e.g." no longer matches: only the notes with "reset" and "conn" are found.
+    const found = keywordSearch(db, 'E_CONN_RESET', 10, null).map((h) => h.chunkId).sort();
+    expect(found).toEqual([1, 3]);
+  });
+
+  it('names every absent identifier-like word, and no plain word', () => {
+    const db = kbOf(['ENOSPC means the disk is full', 'see v1/chat']);
+    expect(keywordTerms(db, 'ENOSPC EPERM v1/chat v2/chat dLNs lunch').noExactMatch).toEqual(['EPERM', 'v2/chat', 'dLNs']);
+  });
+});
+
+describe('section evidence', () => {
+  // Chunk 1 and chunk 3 both say "lighthouse keeper"; only chunk 1's section goes on to the harbour.
+  const PAGES = [['the lighthouse keeper wrote', 'the harbour master came'], ['the lighthouse keeper'], ['cats'], ['dogs']];
+
+  it('scores a section that holds more of the query above one that repeats less of it', () => {
+    const db = kbOfSections(PAGES);
+    const places = `SELECT id AS chunkId, 1 AS score, page_id AS pageId, section_id AS sectionId, start, end FROM chunks`;
+    const hits = db.prepare(`${places} WHERE id IN (1, 3) ORDER BY id`).all() as PlacedHit[];
+    const scores = sectionScores(db, ['lighthous', 'harbour'], hits);
+    expect(scores.get(hits[0]!.sectionId)).toBeGreaterThan(scores.get(hits[1]!.sectionId)! * 1.5);
+  });
+
+  it('ranks the chunk whose section answers the rest of the question above an equal or shorter one', () => {
+    const db = kbOfSections(PAGES);
+    const order = keywordSearch(db, 'lighthouse harbour', 10, null).map((h) => h.chunkId);
+    expect(order.indexOf(1)).toBeLessThan(order.indexOf(3));
+    // Chunks alone put the shorter chunk 3 first.
+    const alone = keywordSearch(db, 'lighthouse harbour', 10, null, { sectionWeight: 0 }).map((h) => h.chunkId);
+    expect(alone.indexOf(3)).toBeLessThan(alone.indexOf(1));
   });
 });

@@ -12,7 +12,7 @@ import { parseWikiRefs } from '../../../shared/wiki-refs';
 import type { Embedder } from '../embed/embedder';
 import { recordedModel } from '../ingest/vectors';
 import { maximalMarginalRelevance, mergeAdjacent, reciprocalRankFusion, type ChunkPlace, type FusedHit, type StageHit } from './fusion';
-import { keywordSearch, matchesTitle } from './keyword';
+import { keywordSearch, keywordTerms, matchesTitle } from './keyword';
 import { buildPassage, isHeadingOnly, loadPages, pageByPath, type PageInfo } from './passages';
 import { pagesInScope, type SearchScope } from './scope';
 import { vectorSearch, vectorsOf, type VectorOptions } from './vector';
@@ -41,7 +41,7 @@ export type QueryEmbedder = () => Promise<Embedder | string>;
 const ms = (t0: number) => Math.round((performance.now() - t0) * 100) / 100;
 
 function emptyResult(mode: SearchMode, reason: string | null, refs: ReturnType<typeof parseWikiRefs>, missing: string[], t0: number): SearchResult {
-  return { passages: [], mode, keywordOnlyReason: reason, missingRefs: missing, rejectedRefs: refs.rejected, timings: { totalMs: ms(t0), embedMs: null, keywordMs: null, vectorMs: null, fuseMs: 0 } };
+  return { passages: [], mode, keywordOnlyReason: reason, missingRefs: missing, rejectedRefs: refs.rejected, noExactMatch: [], timings: { totalMs: ms(t0), embedMs: null, keywordMs: null, vectorMs: null, fuseMs: 0 } };
 }
 
 /** Decide the mode that can run: hybrid/vector need a model whose vectors this knowledge base holds. */
@@ -164,6 +164,7 @@ export async function searchKnowledgeBase(db: Database.Database, req: SearchRequ
     keywordOnlyReason: reason,
     missingRefs: missing,
     rejectedRefs: parsed.rejected,
+    noExactMatch: text ? keywordTerms(db, text).noExactMatch : [],
     timings: { totalMs: ms(t0), ...timings, fuseMs: ms(t1) - (timings.keywordMs ?? 0) - (timings.embedMs ?? 0) - (timings.vectorMs ?? 0) },
   };
 }

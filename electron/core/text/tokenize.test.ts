@@ -10,7 +10,7 @@
 import Database from 'better-sqlite3';
 import { stemmer } from 'stemmer';
 import { describe, expect, it } from 'vitest';
-import { MAX_TOKEN_LENGTH, TOKEN_CHARS, queryTerms, toIndexText, tokenize } from './tokenize';
+import { MAX_TOKEN_LENGTH, TOKEN_CHARS, queryTerms, queryWords, toIndexText, tokenize } from './tokenize';
 
 describe('tokenize', () => {
   // [description, input, tokens that must appear, tokens that must not]
@@ -198,6 +198,29 @@ describe('toIndexText and queryTerms', () => {
   it('gives distinct terms in first-appearance order', () => {
     expect(queryTerms('reset E_CONN_RESET reset 超时 超时')).toEqual(['reset', 'e_conn_reset', 'e', 'conn', '超', '时', '超时']);
     expect(queryTerms('🙂 !!')).toEqual([]);
+  });
+});
+
+describe('queryWords', () => {
+  const words = (q: string) => queryWords(q).map((w) => [w.text, w.term, w.parts.join(' '), w.identifier]);
+
+  it('keeps an identifier whole, with only its parts that can stand in for it', () => {
+    expect(words('E_CONN_RESET')).toEqual([['E_CONN_RESET', 'e_conn_reset', 'conn reset', true]]);
+    // dLNs once became dlns + d + ln: one letter is no search term.
+    expect(words('dLNs')).toEqual([['dLNs', 'dlns', 'ln', true]]);
+    expect(words('v1.2 v2/auth/token')).toEqual([['v1.2', 'v1.2', 'v1', true], ['v2/auth/token', 'v2/auth/token', 'v2 auth token', true]]);
+    expect(words('step_10_20')).toEqual([['step_10_20', 'step_10_20', 'step', true]]);
+  });
+
+  it('marks codes without connectors as identifiers, and plain words as words', () => {
+    expect(words('ENOSPC sha256 OOMKilled the connections')).toEqual([
+      ['ENOSPC', 'enospc', '', true], ['sha256', 'sha256', '', true], ['OOMKilled', 'oomkilled', 'oom kill', true],
+      ['the', 'the', '', false], ['connections', 'connect', '', false],
+    ]);
+  });
+
+  it('gives CJK tokens as plain words and leaves out repeats', () => {
+    expect(words('超时 超时 reset')).toEqual([['超', '超', '', false], ['时', '时', '', false], ['超时', '超时', '', false], ['reset', 'reset', '', false]]);
   });
 });
 

@@ -354,3 +354,59 @@ export function toIndexText(text: string): string {
 export function queryTerms(query: string): string[] {
   return [...new Set(tokenize(query))];
 }
+
+/** One word of a query as the keyword stage sees it. */
+export interface QueryWord {
+  /** The word as typed (NFKC), e.g. `E_CONN_RESET`; for a CJK run, the run. */
+  text: string;
+  /** Its token as the index holds it (the whole identifier, unstemmed; a plain word stemmed). */
+  term: string;
+  /**
+   * For an identifier, the parts that may stand in for it when the whole is absent: single
+   * characters and digit-only parts are left out (the `e` of `E_CONN_RESET`, the `1` of `v1.2`),
+   * since they match almost anything. Empty for a plain word.
+   */
+  parts: string[];
+  /** True for a word a person types as an exact name: a code, path, camelCase or mixed letters and digits. */
+  identifier: boolean;
+}
+
+const LETTER_AND_DIGIT = /\p{L}.*\p{N}|\p{N}.*\p{L}/u;
+const ALL_CAPITALS = /^\p{Lu}{3,}$/u;
+const DIGITS_ONLY = /^\p{N}+$/u;
+
+/** A code such as `ENOSPC`, `sha256` or `OOMKilled`: what a person means as one exact name. */
+function looksLikeName(word: string, tokens: string[]): boolean {
+  return tokens.length > 1 || LETTER_AND_DIGIT.test(word) || ALL_CAPITALS.test(word);
+}
+
+/**
+ * The words of a query, each with its index term and, for an identifier, its usable parts, in
+ * first-appearance order with repeated terms left out. CJK runs give one plain word per token.
+ */
+export function queryWords(query: string): QueryWord[] {
+  const normalized = query.normalize('NFKC');
+  const words: QueryWord[] = [];
+  const seen = new Set<string>();
+  const add = (word: QueryWord): void => {
+    if (!seen.has(word.term)) seen.add(word.term) && words.push(word);
+  };
+  for (let from = 0; ; ) {
+    // tokenize() uses TOKEN_PATTERN too, so its position is set again before every match.
+    TOKEN_PATTERN.lastIndex = from;
+    const m = TOKEN_PATTERN.exec(normalized);
+    if (m === null) break;
+    const text = m[0];
+    from = m.index + text.length;
+    const tokens = tokenize(text);
+    // A CJK run, or an identifier too long to be kept whole: its tokens are plain words.
+    if (m[1] !== undefined || text.length > MAX_TOKEN_LENGTH) {
+      for (const term of tokens) add({ text: term, term, parts: [], identifier: false });
+      continue;
+    }
+    if (tokens.length === 0) continue;
+    const parts = tokens.slice(1).filter((p) => p.length > 1 && !DIGITS_ONLY.test(p));
+    add({ text, term: tokens[0]!, parts, identifier: looksLikeName(text, tokens) });
+  }
+  return words;
+}

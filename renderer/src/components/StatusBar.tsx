@@ -17,9 +17,9 @@ export function stepText(step: TurnStep, t: TFunction): string {
     case 'searching':
       return t('steps.searching');
     case 'found':
-      return t('steps.found', { count: step.paths.length });
+      return t('steps.found', { count: step.paths.length }) + noExactMatchText(step.noExactMatch, t);
     case 'empty':
-      return t('steps.empty');
+      return t('steps.empty') + noExactMatchText(step.noExactMatch, t);
     case 'search-failed':
       return t('steps.searchFailed');
     case 'tool':
@@ -36,6 +36,11 @@ export function stepText(step: TurnStep, t: TFunction): string {
     case 'failed':
       return t('steps.failed', { message: step.message });
   }
+}
+
+/** The note added to a search step when identifiers of the question occur nowhere in the knowledge base. */
+function noExactMatchText(words: string[] | undefined, t: TFunction): string {
+  return words && words.length > 0 ? ` · ${t('steps.noExactMatch', { words: words.join(', ') })}` : '';
 }
 
 /** The bar along the bottom of the window. */

@@ -129,6 +129,7 @@ export const en = {
     found_one: 'Found {{count, number}} page',
     found_other: 'Found {{count, number}} pages',
     empty: 'Nothing found in this knowledge base',
+    noExactMatch: 'no exact match for {{words}}: only parts or other words matched',
     searchFailed: 'Search failed, answering without it',
     tool: 'Looking further ({{name}})…',
     toolDone: '{{name}} done',

@@ -125,6 +125,7 @@ export const zhCN: Translation = {
     searching: '正在搜索…',
     found_other: '找到 {{count, number}} 个页面',
     empty: '这个知识库中没有找到相关内容',
+    noExactMatch: '没有 {{words}} 的完全匹配：只匹配到其中的部分或其他词语',
     searchFailed: '搜索失败，不使用搜索结果作答',
     tool: '继续查找（{{name}}）…',
     toolDone: '{{name}} 完成',

@@ -12,8 +12,8 @@ import { useLlm } from './llm';
 /** One thing a turn did, in the order it happened. */
 export type TurnStep =
   | { kind: 'searching'; query: string }
-  | { kind: 'found'; count: number; paths: string[] }
-  | { kind: 'empty' }
+  | { kind: 'found'; count: number; paths: string[]; noExactMatch?: string[] }
+  | { kind: 'empty'; noExactMatch?: string[] }
   | { kind: 'search-failed'; message: string }
   | { kind: 'tool'; name: string }
   | { kind: 'tool-result'; name: string; ok: boolean; summary: string }
@@ -183,8 +183,10 @@ function finish(turnId: string, message: ChatMessage | null, last: TurnStep, err
 }
 
 client.subscribe('search.started', ({ turnId, query }) => step(turnId, { kind: 'searching', query }));
-client.subscribe('search.done', ({ turnId, count, paths }) => step(turnId, { kind: 'found', count, paths }));
-client.subscribe('search.empty', ({ turnId }) => step(turnId, { kind: 'empty' }));
+client.subscribe('search.done', ({ turnId, count, paths, noExactMatch }) =>
+  step(turnId, { kind: 'found', count, paths, noExactMatch }),
+);
+client.subscribe('search.empty', ({ turnId, noExactMatch }) => step(turnId, { kind: 'empty', noExactMatch }));
 client.subscribe('search.failed', ({ turnId, message }) => step(turnId, { kind: 'search-failed', message }));
 client.subscribe('tool.called', ({ turnId, name }) => step(turnId, { kind: 'tool', name }));
 client.subscribe('tool.result', ({ turnId, name, ok, summary }) => step(turnId, { kind: 'tool-result', name, ok, summary }));
