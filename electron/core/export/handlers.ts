@@ -9,6 +9,7 @@ import { writeInside, sanitizeFileName } from './files';
 import { markdownToHtmlDocument } from './html';
 import { selectMessages, toMarkdown, type ExportSource } from './markdown';
 import type { PdfRenderer } from './pdf';
+import { fixPdfRadicals } from './pdf-unicode';
 
 /** Everything an export needs, read from the app database. */
 function sourceOf(db: Database.Database, conversationId: string, messageId: string | undefined): ExportSource {
@@ -30,6 +31,11 @@ export function renderExport(source: ExportSource, format: 'md' | 'html'): strin
   return markdownToHtmlDocument(markdown, source.conversation.title, lang);
 }
 
+/** A PDF of an export, its Chinese text copying as the characters shown (pdf-unicode.ts). */
+export async function renderPdfExport(source: ExportSource, renderPdf: PdfRenderer): Promise<Buffer> {
+  return fixPdfRadicals(await renderPdf(renderExport(source, 'html')));
+}
+
 /** Handlers for `export.render` and `export.save`. */
 export function exportHandlers(ctx: CoreContext, renderPdf: PdfRenderer): Pick<Handlers, 'export.render' | 'export.save'> {
   return {
@@ -44,7 +50,7 @@ export function exportHandlers(ctx: CoreContext, renderPdf: PdfRenderer): Pick<H
     async 'export.save'({ conversationId, messageId, format, folder, fileName }) {
       const source = sourceOf(ctx.appDb, conversationId, messageId);
       const name = sanitizeFileName(fileName ?? source.conversation.title, format);
-      const content = format === 'pdf' ? await renderPdf(renderExport(source, 'html')) : renderExport(source, format);
+      const content = format === 'pdf' ? await renderPdfExport(source, renderPdf) : renderExport(source, format);
       return { path: writeInside(folder, name, content) };
     },
   };
