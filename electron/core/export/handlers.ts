@@ -7,7 +7,7 @@ import type { CoreContext } from '../context';
 import { now } from '../context';
 import { writeInside, sanitizeFileName } from './files';
 import { markdownToHtmlDocument } from './html';
-import { selectMessages, toMarkdown, type ExportSource } from './markdown';
+import { exportLanguage, exportTitle, selectMessages, toMarkdown, type ExportSource } from './markdown';
 import type { PdfRenderer } from './pdf';
 import { fixPdfRadicals } from './pdf-unicode';
 
@@ -27,8 +27,7 @@ function sourceOf(db: Database.Database, conversationId: string, messageId: stri
 export function renderExport(source: ExportSource, format: 'md' | 'html'): string {
   const markdown = toMarkdown(source);
   if (format === 'md') return markdown;
-  const lang = /\p{Script=Han}/u.test(markdown) ? 'zh-CN' : 'en';
-  return markdownToHtmlDocument(markdown, source.conversation.title, lang);
+  return markdownToHtmlDocument(markdown, exportTitle(source), exportLanguage(selectMessages(source)));
 }
 
 /** A PDF of an export, its Chinese text copying as the characters shown (pdf-unicode.ts). */

@@ -78,7 +78,8 @@ export function fixToUnicodeCMap(cmap: string): string {
 
 /** Every destination of a CMap decoded, to see cheaply whether any radical is there. */
 function decodeAll(cmap: string): string {
-  return [...cmap.matchAll(/<([0-9A-Fa-f]{4,})>/g)].map((m) => String.fromCharCode(parseInt(m[1]!.slice(0, 4), 16))).join('');
+  const first = (m: RegExpMatchArray) => String.fromCharCode(parseInt(m[1]!.slice(0, 4), 16));
+  return [...cmap.matchAll(/<([0-9A-Fa-f]{4,})>/g)].map(first).join('');
 }
 
 interface PdfObject {
@@ -123,7 +124,10 @@ export function fixPdfRadicals(pdf: Buffer): Buffer {
   if (!table) return pdf;
   const size = Number(table[1]);
   const entriesAt = xrefAt + table[0].length;
-  const offsets = Array.from({ length: size }, (_, i) => Number(text.slice(entriesAt + i * 20, entriesAt + i * 20 + 10)));
+  if (text.length < entriesAt + size * 20) return pdf;
+  // Each entry is 20 bytes: a 10-digit offset, a generation, `n` (in use) or `f` (free).
+  const entries = text.slice(entriesAt, entriesAt + size * 20).match(/.{20}/gs) ?? [];
+  const offsets = entries.map((e) => Number(e.slice(0, 10)));
   const replaced: { obj: PdfObject; text: string }[] = [];
   const targets = new Set([...text.matchAll(/\/ToUnicode (\d+) 0 R/g)].map((m) => Number(m[1])));
   for (const n of targets) {
@@ -133,8 +137,9 @@ export function fixPdfRadicals(pdf: Buffer): Buffer {
   }
   if (!replaced.length) return pdf;
   replaced.sort((a, b) => a.obj.start - b.obj.start);
+  const growth = (r: { obj: PdfObject; text: string }) => r.text.length - (r.obj.end - r.obj.start);
   const shift = (offset: number) =>
-    offset + replaced.filter((r) => r.obj.end <= offset).reduce((d, r) => d + r.text.length - (r.obj.end - r.obj.start), 0);
+    offset + replaced.filter((r) => r.obj.end <= offset).reduce((d, r) => d + growth(r), 0);
   let out = '';
   let at = 0;
   for (const r of replaced) {
@@ -142,8 +147,8 @@ export function fixPdfRadicals(pdf: Buffer): Buffer {
     at = r.obj.end;
   }
   out += text.slice(at, xrefAt);
-  const entries = text.slice(entriesAt, entriesAt + size * 20).match(/.{20}/gs)!;
-  const newEntries = entries.map((e, i) => (e[17] === 'n' && i > 0 ? `${String(shift(offsets[i]!)).padStart(10, '0')}${e.slice(10)}` : e));
+  const moved = (e: string, i: number) => `${String(shift(offsets[i]!)).padStart(10, '0')}${e.slice(10)}`;
+  const newEntries = entries.map((e, i) => (e[17] === 'n' && i > 0 ? moved(e, i) : e));
   const trailer = text.slice(entriesAt + size * 20, startxref.index);
   const newXrefAt = out.length;
   out += `xref\n0 ${size}\n${newEntries.join('')}${trailer}startxref\n${newXrefAt}\n%%EOF\n`;
