@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { Conversation } from '../../../shared/chat-models';
 import { createSift } from '../sift';
 import { appMigrations } from '../store/migrations/app';
 import { openDatabase } from '../store/open';
@@ -46,14 +47,15 @@ describe('a conversation named by its first question', () => {
     const dataDir = tempDir();
     const sift = createSift({ dataDir });
     const kb = await sift.invoke('kb.create', { name: 'Ops' });
-    const conversation = kb.ok ? await sift.invoke('conversations.create', { kb: kb.value.id }) : null;
+    const created = kb.ok ? await sift.invoke('conversations.create', { kb: (kb.value as { id: string }).id }) : null;
     await sift.close();
-    if (!conversation?.ok) throw new Error('could not create the conversation');
+    if (!created?.ok) throw new Error('could not create the conversation');
+    const conversation = created.value as Conversation;
     const db = openDatabase(path.join(dataDir, 'sift.sqlite'), appMigrations, 'the app database');
     try {
-      addMessage(db, conversation.value.id, 'user', '[[wiki/notes/网关.md]]里说的阈值是多少？', null);
-      addMessage(db, conversation.value.id, 'user', 'A second question does not rename it', null);
-      expect(listConversations(db, conversation.value.kbId).map((c) => c.title)).toEqual(['网关里说的阈值是多少？']);
+      addMessage(db, conversation.id, 'user', '[[wiki/notes/网关.md]]里说的阈值是多少？', null);
+      addMessage(db, conversation.id, 'user', 'A second question does not rename it', null);
+      expect(listConversations(db, conversation.kbId).map((c) => c.title)).toEqual(['网关里说的阈值是多少？']);
     } finally {
       db.close();
     }
