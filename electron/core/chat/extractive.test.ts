@@ -72,4 +72,24 @@ describe('extractiveAnswer', () => {
     expect(all.some((n) => n.type === 'link')).toBe(false);
     expect(all.find((n) => n.type === 'inlineCode')).toMatchObject({ value: 'http://127.0.0.1:9' });
   });
+
+  it('writes the notice in the UI language, else in the question\'s script', () => {
+    const down = 'Ollama is not reachable at http://127.0.0.1:9';
+    expect(extractiveAnswer('What is the timeout?', [], down, 'zh-CN').text).toMatch(/^没有正在运行的语言模型/);
+    expect(extractiveAnswer('超时是多少？', [], down, 'en').text).toMatch(/^No language model is running/);
+    expect(extractiveAnswer('超时是多少？', [], down, 'en').text).not.toMatch(/\p{Script=Han}/u);
+    expect(extractiveAnswer('超时是多少？', [], down).text).toMatch(/^没有正在运行的语言模型/);
+    expect(extractiveAnswer('What is the timeout?', [], down).text).toMatch(/^No language model is running/);
+  });
+
+  it('never quotes a passage that is only a heading, and numbers the rest as cited', () => {
+    const heading = passage('runbook', '## Retry policy\n\n');
+    const hashes = passage('limits', '# Limits ##');
+    const body = passage('gateway', '## Timeouts\nThe gateway times out after 30 seconds.');
+    const { text, citations, passages } = extractiveAnswer('timeout?', [heading, hashes, body], 'down', 'en');
+    expect(passages).toEqual([body]);
+    expect(citations.map((c) => c.number)).toEqual([1]);
+    expect(text).toContain('1. **gateway** — Timeouts The gateway times out after 30 seconds. [1]');
+    expect(text).not.toMatch(/Retry policy|Limits|##/);
+  });
 });

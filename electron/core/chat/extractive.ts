@@ -3,26 +3,44 @@
  * one clear sentence on why and how to start a model. Search still works without Ollama.
  */
 import type { Citation } from '../../../shared/chat-models';
-import { quoteInline } from '../../../shared/markdown-text';
+import { quoteInline, withoutHeadingMarks } from '../../../shared/markdown-text';
 import type { Passage } from '../../../shared/models';
 
 /** An extractive answer and its citations, one per passage, built with the text rather than parsed from it. */
 export interface ExtractiveAnswer {
   text: string;
   citations: Citation[];
+  /** The passages quoted, in citation order (`[n]` is `passages[n - 1]`): those given, less any that is only a heading. */
+  passages: Passage[];
+}
+
+/**
+ * Whether a passage says nothing but a heading (`## Retry policy`): quoted alone it answers nothing.
+ * Chunking should never cut such a passage; this keeps one out of an answer if it ever does.
+ */
+export function isOnlyHeading(text: string): boolean {
+  const lines = text.split('\n').filter((line) => line.trim() !== '');
+  return lines.every((line) => /^[ \t]{0,3}#{1,6}([ \t]|$)/.test(line));
+}
+
+/** Whether the notice is written in Chinese: the UI's language when known, else the question's script. */
+function inChinese(question: string, language: string | undefined): boolean {
+  return language ? /^zh\b/i.test(language) : /\p{Script=Han}/u.test(question);
 }
 
 /** Longest passage quoted, in characters. */
 const QUOTE_MAX = 400;
 
 /**
- * The extractive answer for `passages` (numbered from 1), in the question's language. Each passage is
+ * The extractive answer for `passages` (numbered from 1 after leaving out any that is only a heading),
+ * its notice in `language` (the asker's UI language; default: the question's script). Each passage is
  * quoted as escaped text on one line ({@link quoteInline}), so a passage cut inside a code block, or
  * holding HTML or a `[2]` of its own, cannot hide or invent a citation; its `[n]` comes after it.
  */
-export function extractiveAnswer(question: string, passages: Passage[], down: string): ExtractiveAnswer {
+export function extractiveAnswer(question: string, given: Passage[], down: string, language?: string): ExtractiveAnswer {
+  const passages = given.filter((p) => !isOnlyHeading(p.text));
   const why = codeUrls(down);
-  const zh = /\p{Script=Han}/u.test(question);
+  const zh = inChinese(question, language);
   const howTo = zh
     ? `没有正在运行的语言模型（${why}），以下是知识库中最相关的段落原文。要得到生成的回答，请启动 Ollama（\`ollama serve\`）并下载一个模型（\`ollama pull qwen3:4b\`）。`
     : `No language model is running (${why}), so here are the most relevant passages from your knowledge base, quoted as they are. For written answers, start Ollama (\`ollama serve\`) and pull a model (\`ollama pull qwen3:4b\`).`;
@@ -30,18 +48,18 @@ export function extractiveAnswer(question: string, passages: Passage[], down: st
     const nothing = zh
       ? '知识库中没有找到与这个问题相关的内容。'
       : 'Nothing in this knowledge base matches the question.';
-    return { text: `${howTo}\n\n${nothing}`, citations: [] };
+    return { text: `${howTo}\n\n${nothing}`, citations: [], passages };
   }
   let text = `${howTo}\n\n`;
   const citations: Citation[] = [];
   passages.forEach((p, i) => {
     const number = i + 1;
-    text += `${i > 0 ? '\n' : ''}${number}. **${quoteInline(p.title)}** — ${quoteInline(p.text, QUOTE_MAX)} `;
+    text += `${i > 0 ? '\n' : ''}${number}. **${quoteInline(p.title)}** — ${quoteInline(withoutHeadingMarks(p.text), QUOTE_MAX)} `;
     const markerStart = text.length;
     text += `[${number}]`;
     citations.push({ number, valid: true, markerStart, markerEnd: text.length, quote: null, quoteVerified: null });
   });
-  return { text, citations };
+  return { text, citations, passages };
 }
 
 /**

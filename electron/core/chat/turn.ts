@@ -15,7 +15,7 @@ import type { LlmClient } from '../llm/types';
 import { runAgent, type AgentLimits } from './agent';
 import { checkCitations, decide, referencesOf } from './answer-check';
 import { addMessage } from './conversations';
-import { extractiveAnswer } from './extractive';
+import { extractiveAnswer, isOnlyHeading } from './extractive';
 import { contextBudget, fitPassages, historyMessages, systemPrompt, userMessageWithContext, type RetrievalState } from './prompt';
 import { appendRetrievalLog } from './retrieval-log';
 import { shouldSearch } from './trigger';
@@ -57,6 +57,8 @@ export interface TurnRequest {
   history: ChatMessage[];
   model?: string;
   think?: boolean;
+  /** The asker's UI language (BCP 47); default: read from the question's script. */
+  language?: string;
 }
 
 interface Retrieval {
@@ -125,8 +127,9 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps, signal: AbortSig
     if ('down' in picked) {
       status = 'llm_unavailable';
       // Quoted passages are read, not skimmed by a model: the best few, numbered as cited.
-      retrieval.passages = retrieval.passages.slice(0, EXTRACTIVE_PASSAGES);
-      const extractive = extractiveAnswer(req.message, retrieval.passages, picked.down);
+      const quotable = retrieval.passages.filter((p) => !isOnlyHeading(p.text)).slice(0, EXTRACTIVE_PASSAGES);
+      const extractive = extractiveAnswer(req.message, quotable, picked.down, req.language);
+      retrieval.passages = extractive.passages;
       answer = extractive.text;
       builtCitations = extractive.citations;
       onToken(answer);
