@@ -39,8 +39,8 @@ const QUOTE_MAX = 400;
  */
 export function extractiveAnswer(question: string, given: Passage[], down: string, language?: string): ExtractiveAnswer {
   const passages = given.filter((p) => !isOnlyHeading(p.text));
-  const why = codeUrls(down);
   const zh = inChinese(question, language);
+  const why = codeUrls(zh ? reasonInChinese(down) : down);
   const howTo = zh
     ? `没有正在运行的语言模型（${why}），以下是知识库中最相关的段落原文。要得到生成的回答，请启动 Ollama（\`ollama serve\`）并下载一个模型（\`ollama pull qwen3:4b\`）。`
     : `No language model is running (${why}), so here are the most relevant passages from your knowledge base, quoted as they are. For written answers, start Ollama (\`ollama serve\`) and pull a model (\`ollama pull qwen3:4b\`).`;
@@ -60,6 +60,14 @@ export function extractiveAnswer(question: string, given: Passage[], down: strin
     citations.push({ number, valid: true, markerStart, markerEnd: text.length, quote: null, quoteVerified: null });
   });
   return { text, citations, passages };
+}
+
+/** The reasons the turn gives for having no model (turn.ts), in Chinese; any other reason as it is. */
+function reasonInChinese(down: string): string {
+  const unreachable = /^Ollama is not reachable at (\S+)$/.exec(down);
+  if (unreachable) return `无法连接 ${unreachable[1]} 上的 Ollama`;
+  if (down === 'Ollama has no model installed') return 'Ollama 还没有安装模型';
+  return down;
 }
 
 /**
