@@ -10,7 +10,7 @@ import type { Passage } from '../../../shared/models';
 export interface ExtractiveAnswer {
   text: string;
   citations: Citation[];
-  /** The passages quoted, in citation order (`[n]` is `passages[n - 1]`): those given, less any that is only a heading. */
+  /** The passages quoted, in citation order (`[n]` is `passages[n - 1]`): those given, less heading-only ones. */
   passages: Passage[];
 }
 
@@ -37,7 +37,12 @@ const QUOTE_MAX = 400;
  * quoted as escaped text on one line ({@link quoteInline}), so a passage cut inside a code block, or
  * holding HTML or a `[2]` of its own, cannot hide or invent a citation; its `[n]` comes after it.
  */
-export function extractiveAnswer(question: string, given: Passage[], down: string, language?: string): ExtractiveAnswer {
+export function extractiveAnswer(
+  question: string,
+  given: Passage[],
+  down: string,
+  language?: string,
+): ExtractiveAnswer {
   const passages = given.filter((p) => !isOnlyHeading(p.text));
   const zh = inChinese(question, language);
   const why = codeUrls(zh ? reasonInChinese(down) : down);
@@ -54,7 +59,8 @@ export function extractiveAnswer(question: string, given: Passage[], down: strin
   const citations: Citation[] = [];
   passages.forEach((p, i) => {
     const number = i + 1;
-    text += `${i > 0 ? '\n' : ''}${number}. **${quoteInline(p.title)}** — ${quoteInline(withoutHeadingMarks(p.text), QUOTE_MAX)} `;
+    const quote = quoteInline(withoutHeadingMarks(p.text), QUOTE_MAX);
+    text += `${i > 0 ? '\n' : ''}${number}. **${quoteInline(p.title)}** — ${quote} `;
     const markerStart = text.length;
     text += `[${number}]`;
     citations.push({ number, valid: true, markerStart, markerEnd: text.length, quote: null, quoteVerified: null });

@@ -90,8 +90,10 @@ export function chatHandlers(
       const search = kbId
         ? (query: string, topK: number) => searchKnowledgeBase(ctx.kbFiles.get(kbId), { query, topK, mode: 'hybrid' }, deps.embedder, deps.searchOptions)
         : null;
-      const request = { turnId, kbId, conversationId: conversation.id, message: args.message, history, model: args.model, think: args.think,
-        language: args.language };
+      const request = {
+        turnId, kbId, conversationId: conversation.id, message: args.message, history, model: args.model, think: args.think,
+        language: args.language,
+      };
       const turnDeps = { appDb: db, events: ctx.events, llm: deps.llm(), logsDir: path.join(ctx.dataDir, 'logs'), settings: deps.settings(), search, readPage: kbId ? readPageOf(ctx, kbId) : null };
       deps.turns.start(turnId, (signal) => runTurn(request, turnDeps, signal));
       return { turnId, conversationId: conversation.id, userMessageId: userMessage.id };
