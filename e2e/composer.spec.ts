@@ -81,6 +81,8 @@ test('in Chinese: titles from the whole question, dates that fit, the no-model n
   await field.pressSequentially('@gw');
   await field.press('Enter');
   await field.pressSequentially('里说的阈值是多少？');
+  await expect(page.locator('.composer-backdrop mark.chip')).toHaveText(['@API Gateway']);
+  await screen(page, 'composer-chips-zh');
   await field.press('Enter');
   await turnEndedZh(page, /^完成$/);
   const link = lastAnswerZh(page).getByRole('link', { name: 'http://127.0.0.1:11434' });
