@@ -102,7 +102,7 @@ test('an @-mention inserts a page reference chip and that page is cited first', 
   await field.press('ArrowDown');
   await field.press('ArrowUp');
   await field.press('Enter');
-  await expect(field).toHaveValue(`How do I prepare? [[${PAGES.deploy}]] `);
+  await expect(field).toHaveValue('How do I prepare? @部署指南 ');
   await field.pressSequentially('please');
   await snap(page, testInfo, '21-mention-inserted');
   await field.press('Enter');

@@ -38,7 +38,7 @@ async function exportAs(page: Page, format: 'Markdown' | 'HTML', scope?: 'This a
   return download;
 }
 
-test('Copy as Markdown puts the answer with footnoted sources on the clipboard; invalid [9] stays plain text', async ({ page }, testInfo) => {
+test('Copy as Markdown puts the answer with footnoted sources on the clipboard; invalid [9] is marked unresolved', async ({ page }, testInfo) => {
   const answer = lastAnswer(page);
   await answer.getByRole('button', { name: 'Copy as Markdown' }).click();
   await expect(answer.getByRole('status')).toHaveText('Copied');
@@ -46,8 +46,8 @@ test('Copy as Markdown puts the answer with footnoted sources on the clipboard; 
   expect(copied).toContain('**30 seconds** [^1]');
   expect(copied).toMatch(/^\[\^1\]: “.+”$/m);
   expect(copied).toMatch(/^\[\^2\]: “.+”$/m);
-  // [9] names no passage: escaped plain text, never a footnote.
-  expect(copied).toContain('See also \\[9\\].');
+  // [9] names no passage: escaped plain text marked unresolved, never a footnote.
+  expect(copied).toContain('See also \\[9: unresolved\\].');
   expect(copied).not.toMatch(/\[\^3\]/);
   await snap(page, testInfo, '80-copied');
 });
@@ -71,6 +71,11 @@ test('Export… downloads Markdown and HTML with footnotes; the conversation lis
   served.ollama.onChat(citingReply(5));
   await ask(page, 'And the retries?');
   await waitTurnEnded(page, /^Done$/);
+  // One answer is titled by its own question, not by the conversation's title.
+  await lastAnswer(page).getByRole('button', { name: 'Export…' }).click();
+  const second = await readDownload(await exportAs(page, 'Markdown'));
+  expect(second).toMatch(/^# And the retries\?\n/);
+  expect(second).not.toContain('How long until');
   await page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: /^Export conversation How long until/ }).click();
   await expect(page.getByRole('dialog', { name: 'Export' }).getByRole('radio', { name: 'This answer' })).toHaveCount(0);
   const whole = await readDownload(await exportAs(page, 'Markdown'));

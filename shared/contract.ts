@@ -65,6 +65,11 @@ export const operations = {
       think: z.boolean().optional(),
       /** The turn's id, chosen by the client so it can match events from the first one; default a new UUID. */
       turnId: z.string().uuid().optional(),
+      /**
+       * The asker's UI language (a BCP 47 tag such as `zh-CN` or `en`) for what Sift itself writes in the
+       * answer (the no-model notice); default: Chinese when the question has Chinese characters, else English.
+       */
+      language: z.string().min(2).max(35).optional(),
     }),
     z.object({ turnId: z.string(), conversationId: z.string(), userMessageId: z.string() }),
   ),

@@ -19,3 +19,12 @@ export function quoteInline(text: string, max = Number.POSITIVE_INFINITY): strin
   const cut = flat.length > max ? `${flat.slice(0, max)}…` : flat;
   return cut.replace(MARKUP, '\\$&');
 }
+
+/**
+ * `text` without the marks of its Markdown headings (`## Retry policy` becomes `Retry policy`), for a
+ * passage quoted as prose, where a `## ` would show as the characters it is.
+ */
+export function withoutHeadingMarks(text: string): string {
+  const heading = /^[ \t]{0,3}#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/gm;
+  return text.replace(heading, (_m, words: string | undefined) => words ?? '');
+}

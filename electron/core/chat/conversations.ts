@@ -4,6 +4,7 @@ import type Database from 'better-sqlite3';
 import type { ChatMessage, Conversation, TurnInfo } from '../../../shared/chat-models';
 import { SiftError } from '../../../shared/errors';
 import { now } from '../context';
+import { conversationTitle } from './title';
 
 interface ConversationRow {
   id: string;
@@ -95,7 +96,7 @@ export function addMessage(db: Database.Database, conversationId: string, role: 
     );
     db.prepare(`UPDATE conversations SET updated_at = ? WHERE id = ?`).run(at, conversationId);
     if (role === 'user') {
-      const title = content.replace(/\[\[wiki\/[^\]]*\]\]/g, '').replace(/\s+/g, ' ').trim().slice(0, 60) || 'New conversation';
+      const title = conversationTitle(content);
       db.prepare(`UPDATE conversations SET title = ? WHERE id = ? AND title = 'New conversation'`).run(title, conversationId);
     }
   })();

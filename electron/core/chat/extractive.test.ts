@@ -67,9 +67,30 @@ describe('extractiveAnswer', () => {
 
   it('keeps a URL in the reason from running into the Chinese text after it', () => {
     const { text } = extractiveAnswer('怎么用 safeParse？', [], 'Ollama is not reachable at http://127.0.0.1:9');
-    expect(text).toContain('（Ollama is not reachable at `http://127.0.0.1:9`），以下是');
+    expect(text).toContain('（无法连接 `http://127.0.0.1:9` 上的 Ollama），以下是');
     const all = nodes(render(text));
     expect(all.some((n) => n.type === 'link')).toBe(false);
     expect(all.find((n) => n.type === 'inlineCode')).toMatchObject({ value: 'http://127.0.0.1:9' });
+  });
+
+  it('writes the notice in the UI language, else in the question\'s script', () => {
+    const down = 'Ollama is not reachable at http://127.0.0.1:9';
+    expect(extractiveAnswer('What is the timeout?', [], down, { language: 'zh-CN' }).text).toMatch(/^没有正在运行的语言模型/);
+    expect(extractiveAnswer('超时是多少？', [], down, { language: 'en' }).text).toMatch(/^No language model is running/);
+    expect(extractiveAnswer('超时是多少？', [], down, { language: 'en' }).text).not.toMatch(/\p{Script=Han}/u);
+    expect(extractiveAnswer('超时是多少？', [], down).text).toMatch(/^没有正在运行的语言模型（无法连接 `http:\/\/127.0.0.1:9` 上的 Ollama）/);
+    expect(extractiveAnswer('Why?', [], 'Ollama has no model installed', { language: 'zh-CN' }).text).toMatch(/^没有正在运行的语言模型（Ollama 还没有安装模型）/);
+    expect(extractiveAnswer('What is the timeout?', [], down).text).toMatch(/^No language model is running/);
+  });
+
+  it('never quotes a passage that is only a heading, and numbers the rest as cited', () => {
+    const heading = passage('runbook', '## Retry policy\n\n');
+    const hashes = passage('limits', '# Limits ##');
+    const body = passage('gateway', '## Timeouts\nThe gateway times out after 30 seconds.');
+    const { text, citations, passages } = extractiveAnswer('timeout?', [heading, hashes, body], 'down', { language: 'en' });
+    expect(passages).toEqual([body]);
+    expect(citations.map((c) => c.number)).toEqual([1]);
+    expect(text).toContain('1. **gateway** — Timeouts The gateway times out after 30 seconds. [1]');
+    expect(text).not.toMatch(/Retry policy|Limits|##/);
   });
 });

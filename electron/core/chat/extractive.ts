@@ -3,20 +3,45 @@
  * one clear sentence on why and how to start a model. Search still works without Ollama.
  */
 import type { Citation } from '../../../shared/chat-models';
-import { quoteInline } from '../../../shared/markdown-text';
+import { quoteInline, withoutHeadingMarks } from '../../../shared/markdown-text';
 import type { Passage } from '../../../shared/models';
 
 /** An extractive answer and its citations, one per passage, built with the text rather than parsed from it. */
 export interface ExtractiveAnswer {
   text: string;
   citations: Citation[];
+  /** The passages quoted, in citation order (`[n]` is `passages[n - 1]`): those given, less heading-only ones. */
+  passages: Passage[];
+}
+
+/**
+ * Whether a passage says nothing but a heading (`## Retry policy`): quoted alone it answers nothing.
+ * Chunking should never cut such a passage; this keeps one out of an answer if it ever does.
+ */
+export function isOnlyHeading(text: string): boolean {
+  const lines = text.split('\n').filter((line) => line.trim() !== '');
+  return lines.every((line) => /^[ \t]{0,3}#{1,6}([ \t]|$)/.test(line));
+}
+
+/** Whether the notice is written in Chinese: the UI's language when known, else the question's script. */
+function inChinese(question: string, language: string | undefined): boolean {
+  return language ? /^zh\b/i.test(language) : /\p{Script=Han}/u.test(question);
 }
 
 /** Longest passage quoted, in characters. */
 const QUOTE_MAX = 400;
 
+/** Options of {@link extractiveAnswer}. */
+export interface ExtractiveOptions {
+  /** The asker's UI language (`en`, `zh-CN`…); default: the question's script decides. */
+  language?: string;
+  /** Identifiers of the question found nowhere in the knowledge base (default none), said before the passages. */
+  noExactMatch?: string[];
+}
+
 /**
- * The extractive answer for `passages` (numbered from 1), in the question's language. Each passage is
+ * The extractive answer for `passages` (numbered from 1 after leaving out any that is only a heading),
+ * its notice in `language` (the asker's UI language; default: the question's script). Each passage is
  * quoted as escaped text on one line ({@link quoteInline}), so a passage cut inside a code block, or
  * holding HTML or a `[2]` of its own, cannot hide or invent a citation; its `[n]` comes after it.
  * `noExactMatch`: identifiers of the question found nowhere in the knowledge base (default none), said
@@ -24,12 +49,14 @@ const QUOTE_MAX = 400;
  */
 export function extractiveAnswer(
   question: string,
-  passages: Passage[],
+  given: Passage[],
   down: string,
-  noExactMatch: string[] = [],
+  options: ExtractiveOptions = {},
 ): ExtractiveAnswer {
-  const why = codeUrls(down);
-  const zh = /\p{Script=Han}/u.test(question);
+  const passages = given.filter((p) => !isOnlyHeading(p.text));
+  const zh = inChinese(question, options.language);
+  const why = codeUrls(zh ? reasonInChinese(down) : down);
+  const noExactMatch = options.noExactMatch ?? [];
   const missing = noExactMatch.length > 0 ? `${noExactMatchLine(noExactMatch, zh)}\n\n` : '';
   const howTo = zh
     ? `没有正在运行的语言模型（${why}），以下是知识库中最相关的段落原文。要得到生成的回答，请启动 Ollama（\`ollama serve\`）并下载一个模型（\`ollama pull qwen3:4b\`）。`
@@ -38,18 +65,27 @@ export function extractiveAnswer(
     const nothing = zh
       ? '知识库中没有找到与这个问题相关的内容。'
       : 'Nothing in this knowledge base matches the question.';
-    return { text: `${howTo}\n\n${missing}${nothing}`, citations: [] };
+    return { text: `${howTo}\n\n${missing}${nothing}`, citations: [], passages };
   }
   let text = `${howTo}\n\n${missing}`;
   const citations: Citation[] = [];
   passages.forEach((p, i) => {
     const number = i + 1;
-    text += `${i > 0 ? '\n' : ''}${number}. **${quoteInline(p.title)}** — ${quoteInline(p.text, QUOTE_MAX)} `;
+    const quote = quoteInline(withoutHeadingMarks(p.text), QUOTE_MAX);
+    text += `${i > 0 ? '\n' : ''}${number}. **${quoteInline(p.title)}** — ${quote} `;
     const markerStart = text.length;
     text += `[${number}]`;
     citations.push({ number, valid: true, markerStart, markerEnd: text.length, quote: null, quoteVerified: null });
   });
-  return { text, citations };
+  return { text, citations, passages };
+}
+
+/** The reasons the turn gives for having no model (turn.ts), in Chinese; any other reason as it is. */
+function reasonInChinese(down: string): string {
+  const unreachable = /^Ollama is not reachable at (\S+)$/.exec(down);
+  if (unreachable) return `无法连接 ${unreachable[1]} 上的 Ollama`;
+  if (down === 'Ollama has no model installed') return 'Ollama 还没有安装模型';
+  return down;
 }
 
 /** The sentence saying these identifiers occur nowhere in the knowledge base. */

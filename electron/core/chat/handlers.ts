@@ -74,7 +74,10 @@ export function chatHandlers(
       const search = kbId
         ? (query: string, topK: number) => searchKnowledgeBase(ctx.kbFiles.get(kbId), { query, topK, mode: 'hybrid' }, deps.embedder, deps.searchOptions)
         : null;
-      const request = { turnId, kbId, conversationId: conversation.id, message: args.message, history, model: args.model, think: args.think };
+      const request = {
+        turnId, kbId, conversationId: conversation.id, message: args.message, history, model: args.model, think: args.think,
+        language: args.language,
+      };
       const turnDeps = { appDb: db, events: ctx.events, llm: deps.llm(), logsDir: path.join(ctx.dataDir, 'logs'), settings: deps.settings(), search, readPage: kbId ? readPageOf(ctx, kbId) : null,
         metaPassages: kbId ? () => kbMetaPassages(ctx.kbFiles.get(kbId)) : undefined };
       const owner = { conversationId: conversation.id, kbId: conversation.kbId };

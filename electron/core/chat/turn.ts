@@ -16,7 +16,7 @@ import { runAgent, type AgentLimits } from './agent';
 import { checkCitations, decide, referencesOf } from './answer-check';
 import { addMessage } from './conversations';
 import { bestPassagePerPage, catalogueAnswer } from './catalogue';
-import { extractiveAnswer } from './extractive';
+import { extractiveAnswer, isOnlyHeading } from './extractive';
 import { kbQuestionOf } from './kb-questions';
 import { contextBudget, fitPassages, historyMessages, systemPrompt, userMessageWithContext, type RetrievalState } from './prompt';
 import { appendRetrievalLog } from './retrieval-log';
@@ -66,6 +66,8 @@ export interface TurnRequest {
   history: ChatMessage[];
   model?: string;
   think?: boolean;
+  /** The asker's UI language (BCP 47); default: read from the question's script. */
+  language?: string;
 }
 
 interface Retrieval {
@@ -176,7 +178,7 @@ async function answer(req: TurnRequest, deps: TurnDeps, signal: AbortSignal, st:
   const retrieval = st.retrieval;
   if (retrieval.catalogue !== undefined && retrieval.state === 'found') {
     // The list of pages is the answer, built by code with or without a model: each entry opens its passage.
-    const listed = catalogueAnswer(retrieval.catalogue, retrieval.passages, /\p{Script=Han}/u.test(req.message));
+    const listed = catalogueAnswer(retrieval.catalogue, retrieval.passages, req.language ? /^zh\b/i.test(req.language) : /\p{Script=Han}/u.test(req.message));
     st.answer = listed.text;
     st.builtCitations = listed.citations;
     onToken(st.answer);
@@ -185,8 +187,10 @@ async function answer(req: TurnRequest, deps: TurnDeps, signal: AbortSignal, st:
   if ('down' in picked) {
     st.status = 'llm_unavailable';
     // Quoted passages are read, not skimmed by a model: the best few, numbered as cited.
-    retrieval.passages = retrieval.passages.slice(0, EXTRACTIVE_PASSAGES);
-    const extractive = extractiveAnswer(req.message, retrieval.passages, picked.down, retrieval.noExactMatch);
+    const quotable = retrieval.passages.filter((p) => !isOnlyHeading(p.text)).slice(0, EXTRACTIVE_PASSAGES);
+    const options = { language: req.language, noExactMatch: retrieval.noExactMatch };
+    const extractive = extractiveAnswer(req.message, quotable, picked.down, options);
+    retrieval.passages = extractive.passages;
     st.answer = extractive.text;
     st.builtCitations = extractive.citations;
     onToken(st.answer);

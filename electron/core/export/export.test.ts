@@ -70,34 +70,65 @@ describe('export', () => {
     expect(answer1.slice(31, 34)).toBe('[9]');
   });
 
-  it('writes Markdown with footnotes (quote, path, page or heading) and invalid citations as plain text', () => {
+  it('writes Markdown with footnotes (quote, path, page or heading) and invalid citations marked unresolved', () => {
     expect(renderExport(source, 'md')).toBe(`# Timeouts / RRF
 
-_Exported from Sift on 2026-11-29 · knowledge base “Ops”_
+_由 Sift 导出于 2026-11-29 · 知识库“Ops”_
 
 ## E_CONN_RESET 超时多少？
 
-超时是 30 秒 [^1]，并结合 RRF [^1][^2]。另见 \\[9\\]。
+超时是 30 秒 [^1]，并结合 RRF [^1][^2]。另见 \\[9：无效引用\\]。
 
 ## And k?
 
 <script>alert(1)</script>Fusion uses k = 60 [^3].
 
 [^1]: “默认超时是 30 秒。 重试三次。”
-    连接超时 — \`wiki/runbook.md\`, 连接超时 › Retry policy
+    连接超时 — \`wiki/runbook.md\`，连接超时 › Retry policy
 
 [^2]: “RRF sums 1/(k + rank) over the lists.”
-    Reciprocal Rank Fusion — \`wiki/papers/rrf.pdf\`, pp. 3–4
+    Reciprocal Rank Fusion — \`wiki/papers/rrf.pdf\`，第 3–4 页
 
 [^3]: “RRF sums 1/(k + rank) over the lists.”
-    Reciprocal Rank Fusion — \`wiki/papers/rrf.pdf\`, pp. 3–4
+    Reciprocal Rank Fusion — \`wiki/papers/rrf.pdf\`，第 3–4 页
 `);
   });
 
   it('exports one answer with its question only', () => {
     const md = renderExport({ ...source, messageId: 'a2' }, 'md');
-    expect(md).toContain('## And k?\n\n<script>alert(1)</script>Fusion uses k = 60 [^1].');
+    expect(md).toContain('# And k?\n\n_Exported from Sift on 2026-11-29 · knowledge base “Ops”_\n\n<script>alert(1)</script>Fusion uses k = 60 [^1].');
     expect(md).not.toContain('E_CONN_RESET');
+  });
+
+  it('titles one exported answer with its own question, references as page names, in one language', () => {
+    const question = { ...messages[0]!, content: '[[wiki/runbook.md]] 里的超时是多少？' };
+    const one: ExportSource = { ...source, messages: [question, messages[1]!], messageId: 'a1' };
+    const md = renderExport(one, 'md');
+    expect(md.split('\n').slice(0, 3)).toEqual(['# runbook 里的超时是多少？', '', '_由 Sift 导出于 2026-11-29 · 知识库“Ops”_']);
+    expect(md).not.toContain('Timeouts / RRF');
+    expect(md).not.toMatch(/^## /m);
+    expect(md).not.toMatch(/Exported|pp\.|unresolved/);
+    expect(renderExport(one, 'html')).toContain('<title>runbook 里的超时是多少？</title>');
+    const english = renderExport({ ...source, messages: messages.slice(2), messageId: 'a2' }, 'html');
+    expect(english).toMatch(/<html lang="en">/);
+    expect(english).toContain('pp. 3–4');
+    expect(english).not.toMatch(/\p{Script=Han}/u);
+  });
+
+  it('marks an invalid citation as unresolved and quotes headings as plain text', () => {
+    const headed = passage(1, { title: 'Runbook', text: '## Retry policy ##\nRetry **once**.\n# Limits\nC# and #tags stay.' });
+    const answer = 'Retry once [1], see [99].';
+    const t: TurnInfo = {
+      ...turn(answer, []), passages: [headed],
+      citations: [
+        { number: 1, valid: true, markerStart: 11, markerEnd: 14, quote: null, quoteVerified: null },
+        { number: 99, valid: false, markerStart: 20, markerEnd: 24, quote: null, quoteVerified: null },
+      ],
+    };
+    const md = renderExport({ ...source, messages: [{ ...messages[2]!, content: 'Retry?' }, { ...messages[3]!, content: answer, turn: t }] }, 'md');
+    expect(md).toContain('Retry once [^1], see \\[99: unresolved\\].');
+    expect(md).toContain('[^1]: “Retry policy Retry \\*\\*once\\*\\*. Limits C# and #tags stay.”');
+    expect(md.slice(md.indexOf('[^1]:'))).not.toContain('#'.repeat(2));
   });
 
   it('writes self-contained HTML: inline CSS, footnotes as anchors, no scripts', () => {
@@ -107,8 +138,8 @@ _Exported from Sift on 2026-11-29 · knowledge base “Ops”_
     expect(html).toContain('<style>');
     expect(html).not.toMatch(/<script|<link|src="http/i);
     expect(html).toContain('<p>超时是 30 秒 <sup><a href="#user-content-fn-1" id="user-content-fnref-1" data-footnote-ref aria-describedby="footnote-label">1</a></sup>');
-    expect(html).toContain('另见 [9]。</p>');
-    expect(html).toMatch(/<li id="user-content-fn-1">\s*<p>“默认超时是 30 秒。 重试三次。”\n连接超时 — <code>wiki\/runbook\.md<\/code>, 连接超时 › Retry policy <a href="#user-content-fnref-1"/);
+    expect(html).toContain('另见 [9：无效引用]。</p>');
+    expect(html).toMatch(/<li id="user-content-fn-1">\s*<p>“默认超时是 30 秒。 重试三次。”\n连接超时 — <code>wiki\/runbook\.md<\/code>，连接超时 › Retry policy <a href="#user-content-fnref-1"/);
     expect(html).toContain('<h2 class="sr-only" id="footnote-label">来源</h2>');
     expect(html).toContain('<p>&#x3C;script>alert(1)&#x3C;/script>Fusion uses k = 60 <sup>');
   });
@@ -247,11 +278,11 @@ describe('export of answers quoting code', () => {
     };
     const md = renderExport(src, 'md');
     expect(md).toContain('```ts\nUser.parse(x) [9]\n```\n\nUse safeParse [^1].');
-    const footnote = '[^1]: “return User.parse(x); } \\`\\`\\` # Parse \\<b>throws\\</b> \\[2\\]”';
+    const footnote = '[^1]: “return User.parse(x); } \\`\\`\\` Parse \\<b>throws\\</b> \\[2\\]”';
     expect(md).toContain(`${footnote}\n    Zod \\\`safe\\\` — `);
     const html = renderExport(src, 'html');
     expect(html).toContain('<p>Use safeParse <sup><a href="#user-content-fn-1"');
-    const quoted = '“return User.parse(x); } ``` # Parse &#x3C;b>throws&#x3C;/b> [2]”';
+    const quoted = '“return User.parse(x); } ``` Parse &#x3C;b>throws&#x3C;/b> [2]”';
     expect(html.slice(html.indexOf('<li id="user-content-fn-1">'))).toContain(`<p>${quoted}`);
   });
 });

@@ -7,8 +7,9 @@ import type { CoreContext } from '../context';
 import { now } from '../context';
 import { writeInside, sanitizeFileName } from './files';
 import { markdownToHtmlDocument } from './html';
-import { selectMessages, toMarkdown, type ExportSource } from './markdown';
+import { exportLanguage, exportTitle, selectMessages, toMarkdown, type ExportSource } from './markdown';
 import type { PdfRenderer } from './pdf';
+import { fixPdfRadicals } from './pdf-unicode';
 
 /** Everything an export needs, read from the app database. */
 function sourceOf(db: Database.Database, conversationId: string, messageId: string | undefined): ExportSource {
@@ -26,8 +27,12 @@ function sourceOf(db: Database.Database, conversationId: string, messageId: stri
 export function renderExport(source: ExportSource, format: 'md' | 'html'): string {
   const markdown = toMarkdown(source);
   if (format === 'md') return markdown;
-  const lang = /\p{Script=Han}/u.test(markdown) ? 'zh-CN' : 'en';
-  return markdownToHtmlDocument(markdown, source.conversation.title, lang);
+  return markdownToHtmlDocument(markdown, exportTitle(source), exportLanguage(selectMessages(source)));
+}
+
+/** A PDF of an export, its Chinese text copying as the characters shown (pdf-unicode.ts). */
+export async function renderPdfExport(source: ExportSource, renderPdf: PdfRenderer): Promise<Buffer> {
+  return fixPdfRadicals(await renderPdf(renderExport(source, 'html')));
 }
 
 /** Handlers for `export.render` and `export.save`. */
@@ -44,7 +49,7 @@ export function exportHandlers(ctx: CoreContext, renderPdf: PdfRenderer): Pick<H
     async 'export.save'({ conversationId, messageId, format, folder, fileName }) {
       const source = sourceOf(ctx.appDb, conversationId, messageId);
       const name = sanitizeFileName(fileName ?? source.conversation.title, format);
-      const content = format === 'pdf' ? await renderPdf(renderExport(source, 'html')) : renderExport(source, format);
+      const content = format === 'pdf' ? await renderPdfExport(source, renderPdf) : renderExport(source, format);
       return { path: writeInside(folder, name, content) };
     },
   };

@@ -5,22 +5,57 @@
  */
 import type { ChatMessage, Conversation } from '../../../shared/chat-models';
 import { closeOpenFences } from '../../../shared/citations';
-import { quoteInline } from '../../../shared/markdown-text';
+import { quoteInline, withoutHeadingMarks } from '../../../shared/markdown-text';
 import type { Passage } from '../../../shared/models';
+import { questionText } from '../chat/title';
 import { safeMarkdownLinks } from './links';
 
 /** Longest quote in a footnote, in characters. */
 const QUOTE_MAX = 600;
 
-/** Where a passage is, for a footnote: `Title — \`wiki/path\`, p. 3` or `…, Heading › Sub`. */
-export function sourceLine(p: Passage): string {
+/** The language of an export: one per document, so its own words never mix English and Chinese. */
+export type ExportLanguage = 'en' | 'zh-CN';
+
+/** The words an export adds around the conversation, per language. */
+const WORDS = {
+  en: {
+    exported: (date: string, kb: string) => `_Exported from Sift on ${date} · knowledge base “${kb}”_`,
+    stopped: '_(stopped before the end)_',
+    unresolved: (n: number) => `\\[${n}: unresolved\\]`,
+    page: (a: number, b: number) => (a === b ? `p. ${a}` : `pp. ${a}–${b}`),
+    lines: (a: number, b: number) => `lines ${a}–${b}`,
+    comma: ', ',
+  },
+  'zh-CN': {
+    exported: (date: string, kb: string) => `_由 Sift 导出于 ${date} · 知识库“${kb}”_`,
+    stopped: '_（回答在结束前被停止）_',
+    unresolved: (n: number) => `\\[${n}：无效引用\\]`,
+    page: (a: number, b: number) => (a === b ? `第 ${a} 页` : `第 ${a}–${b} 页`),
+    lines: (a: number, b: number) => `第 ${a}–${b} 行`,
+    comma: '，',
+  },
+} satisfies Record<ExportLanguage, unknown>;
+
+/**
+ * The one language of an export: Chinese when a question it covers is written in Chinese (or, with
+ * no question, an answer is), else English.
+ */
+export function exportLanguage(messages: ChatMessage[]): ExportLanguage {
+  const han = (m: ChatMessage) => /\p{Script=Han}/u.test(m.content);
+  const questions = messages.filter((m) => m.role === 'user');
+  return (questions.length ? questions.some(han) : messages.some(han)) ? 'zh-CN' : 'en';
+}
+
+/** Where a passage is, for a footnote: `Title — \`wiki/path\`, p. 3` or `…, Heading › Sub` (default English). */
+export function sourceLine(p: Passage, lang: ExportLanguage = 'en'): string {
+  const words = WORDS[lang];
   const parts = [`\`${p.pagePath}\``];
   const pdf = p.provenance.pdfPages;
   const headings = p.provenance.headingPath.map((h) => quoteInline(h));
-  if (pdf) parts.push(pdf[0] === pdf[1] ? `p. ${pdf[0]}` : `pp. ${pdf[0]}–${pdf[1]}`);
+  if (pdf) parts.push(words.page(pdf[0], pdf[1]));
   else if (headings.length) parts.push(headings.join(' › '));
-  if (p.provenance.lines) parts.push(`lines ${p.provenance.lines[0]}–${p.provenance.lines[1]}`);
-  return `${quoteInline(p.title)} — ${parts.join(', ')}`;
+  if (p.provenance.lines) parts.push(words.lines(p.provenance.lines[0], p.provenance.lines[1]));
+  return `${quoteInline(p.title)} — ${parts.join(words.comma)}`;
 }
 
 /** Footnote ids handed out across one export, so two answers never share a label. */
@@ -32,8 +67,15 @@ export class FootnoteCounter {
   }
 }
 
-/** One answer with its citations turned into footnote references, and the footnote definitions. */
-export function footnotedAnswer(message: ChatMessage, counter: FootnoteCounter): { body: string; notes: string[] } {
+/**
+ * One answer with its citations turned into footnote references, and the footnote definitions. A
+ * citation no passage stands behind stays as text, marked unresolved (default language English).
+ */
+export function footnotedAnswer(
+  message: ChatMessage,
+  counter: FootnoteCounter,
+  lang: ExportLanguage = 'en',
+): { body: string; notes: string[] } {
   const turn = message.turn;
   if (!turn) return { body: message.content, notes: [] };
   const ids = new Map<number, number>();
@@ -44,7 +86,8 @@ export function footnotedAnswer(message: ChatMessage, counter: FootnoteCounter):
       id = counter.take();
       ids.set(n, id);
       const p = turn.passages[n - 1]!;
-      notes.push(`[^${id}]: “${quoteInline(p.text, QUOTE_MAX)}”\n    ${sourceLine(p)}`);
+      // A passage's own heading marks would show as `## ` inside the quote.
+      notes.push(`[^${id}]: “${quoteInline(withoutHeadingMarks(p.text), QUOTE_MAX)}”\n    ${sourceLine(p, lang)}`);
     }
     return id;
   };
@@ -58,13 +101,13 @@ export function footnotedAnswer(message: ChatMessage, counter: FootnoteCounter):
   let at = 0;
   for (const [start, m] of [...byMarker].sort((a, b) => a[0] - b[0])) {
     body += message.content.slice(at, start);
-    body += m.numbers.map(({ n, valid }) => (valid ? `[^${idOf(n)}]` : `\\[${n}\\]`)).join('');
+    body += m.numbers.map(({ n, valid }) => (valid ? `[^${idOf(n)}]` : WORDS[lang].unresolved(n))).join('');
     at = m.end;
   }
   body += message.content.slice(at);
   // A fence the answer never closed would run over everything after it, footnotes included.
   body = closeOpenFences(body);
-  if (turn.status === 'cancelled') body += '\n\n_(stopped before the end)_';
+  if (turn.status === 'cancelled') body += `\n\n${WORDS[lang].stopped}`;
   return { body, notes };
 }
 
@@ -89,17 +132,26 @@ export function selectMessages(source: ExportSource): ChatMessage[] {
   return [...question, answer];
 }
 
+/** The export's title: one answer's own question, else the conversation's title. */
+export function exportTitle(source: ExportSource): string {
+  const question = source.messageId ? selectMessages(source).find((m) => m.role === 'user') : undefined;
+  return (question && questionText(question.content)) || source.conversation.title;
+}
+
 /** The whole export as Markdown with footnotes. */
 export function toMarkdown(source: ExportSource): string {
   const counter = new FootnoteCounter();
-  const parts = [`# ${source.conversation.title}`, `_Exported from Sift on ${source.exportedAt.slice(0, 10)} · knowledge base “${source.kbName}”_`];
+  const messages = selectMessages(source);
+  const lang = exportLanguage(messages);
+  const parts = [`# ${exportTitle(source)}`, WORDS[lang].exported(source.exportedAt.slice(0, 10), source.kbName)];
   const notes: string[] = [];
-  for (const m of selectMessages(source)) {
+  for (const m of messages) {
     if (m.role === 'user') {
-      parts.push(`## ${m.content.replace(/\s+/g, ' ').trim()}`);
+      // One answer's question is already its title.
+      if (!source.messageId) parts.push(`## ${questionText(m.content)}`);
       continue;
     }
-    const answer = footnotedAnswer(m, counter);
+    const answer = footnotedAnswer(m, counter, lang);
     parts.push(answer.body.trim());
     notes.push(...answer.notes);
   }

@@ -5,6 +5,7 @@ import remarkGfm from 'remark-gfm';
 import type { TurnInfo } from '../../../shared/chat-models';
 import type { Passage } from '../../../shared/models';
 import { answerMarkdown, citeOf } from '../lib/answer-markdown';
+import { remarkCjkAutolinks } from '../lib/autolink';
 import { CitationChip } from './CitationChip';
 
 /** Props of {@link Answer}. */
@@ -14,6 +15,9 @@ export interface AnswerProps {
   turn: TurnInfo | null;
   onOpenPassage(passage: Passage): void;
 }
+
+// GFM, with bare URLs ending before Chinese punctuation (autolink.ts).
+const REMARK_PLUGINS = [remarkGfm, remarkCjkAutolinks];
 
 /** Render an answer; re-rendered on every streamed token, so kept to one Markdown pass. */
 export const Answer = memo(function Answer({ content, turn, onOpenPassage }: AnswerProps) {
@@ -49,7 +53,7 @@ export const Answer = memo(function Answer({ content, turn, onOpenPassage }: Ans
   );
   return (
     <div className="answer-text markdown">
-      <Markdown remarkPlugins={[remarkGfm]} components={components}>
+      <Markdown remarkPlugins={REMARK_PLUGINS} components={components}>
         {markdown}
       </Markdown>
     </div>

@@ -1,12 +1,14 @@
 /**
  * The question field. Enter sends, Shift+Enter starts a new line (never while an input method is
- * composing). Typing `@` offers pages, filtered as you type; choosing one inserts a `[[wiki/…]]`
- * reference, drawn as a chip by a backdrop behind the (transparent) textarea, so what you see is
- * exactly what is sent and editing, undo and input methods stay native.
+ * composing). Typing `@` offers pages, filtered as you type; choosing one inserts a chip: the page's
+ * name in the text (`@部署指南`), drawn as a chip by a backdrop behind the textarea, and sent as its
+ * `[[wiki/…]]` reference (lib/chips.ts). Backspace removes a whole chip. The field stays a native
+ * textarea, so editing, undo and input methods keep working.
  */
-import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type RefObject } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PageSummary } from '../../../shared/models';
+import { messageOf, rebaseChips, removeChipAt, type Chip, type ChipText } from '../lib/chips';
 import { splitRefs } from '../lib/mention';
 import { Icon } from './Icon';
 import { MentionList, optionId } from './MentionList';
@@ -37,39 +39,49 @@ export function Composer({ pages, running, stopping, placeholder, onSend, onStop
   const { t } = useTranslation();
   const [text, setText] = useState('');
   const [caret, setCaret] = useState(0);
+  const [chips, setChips] = useState<Chip[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const area = useRef<HTMLTextAreaElement>(null);
   const backdrop = useRef<HTMLDivElement>(null);
   const nextCaret = useRef<number | null>(null);
   const listId = useId();
-  const mentions = useMentions(pages, text, caret);
+  const mentions = useMentions(pages, { text, caret, chips });
   const { mention, matches, activeIndex } = mentions;
   useFieldLayout(area, backdrop, nextCaret, text);
 
-  function apply(next: { text: string; caret: number } | null) {
+  function apply(next: ChipText | null) {
     if (!next) return;
     nextCaret.current = next.caret;
     setText(next.text);
     setCaret(next.caret);
+    setChips(next.chips);
   }
 
   async function send() {
-    const message = text.trim();
+    const message = messageOf(text, chips).trim();
     if (!message || running || sending) return;
     setSending(true);
     const error = await onSend(message);
     setSending(false);
     setProblem(error);
-    if (!error) apply({ text: '', caret: 0 });
+    if (!error) apply({ text: '', caret: 0, chips: [] });
   }
 
   function onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>) {
     if (e.nativeEvent.isComposing || e.keyCode === 229) return;
     const handled = mentions.onKeyDown(e);
+    const el = e.currentTarget;
+    const collapsed = el.selectionStart === el.selectionEnd;
+    const removed = collapsed && (e.key === 'Backspace' || e.key === 'Delete')
+      ? removeChipAt({ text, chips, caret: el.selectionStart }, e.key === 'Delete')
+      : null;
     if (handled.used) {
       e.preventDefault();
       apply(handled.chosen);
+    } else if (removed) {
+      e.preventDefault();
+      apply(removed);
     } else if (e.key === 'Enter' && !e.shiftKey) {
       e.preventDefault();
       void send();
@@ -93,7 +105,7 @@ export function Composer({ pages, running, stopping, placeholder, onSend, onStop
       <div className="composer-row">
         <div className="composer-field">
           <div ref={backdrop} className="composer-backdrop" aria-hidden="true">
-            {splitRefs(text).map((part, i) => (part.kind === 'text' ? <span key={i}>{part.text}</span> : <mark key={i}>{part.raw}</mark>))}
+            <Backdrop text={text} chips={chips} />
             {'\n'}
           </div>
           <textarea
@@ -108,6 +120,7 @@ export function Composer({ pages, running, stopping, placeholder, onSend, onStop
             aria-controls={listOpen ? listId : undefined}
             aria-activedescendant={listOpen ? optionId(listId, activeIndex) : undefined}
             onChange={(e) => {
+              setChips(rebaseChips(chips, text, e.target.value, e.target.selectionStart));
               setText(e.target.value);
               setCaret(e.target.selectionStart);
               mentions.setActive(0);
@@ -133,6 +146,24 @@ export function Composer({ pages, running, stopping, placeholder, onSend, onStop
       )}
     </div>
   );
+}
+
+/** What the textarea shows, drawn behind it: chips as chips, a typed `[[wiki/…]]` marked, the rest as text. */
+function Backdrop({ text, chips }: { text: string; chips: Chip[] }) {
+  const parts: ReactNode[] = [];
+  const plain = (from: number, to: number) => {
+    splitRefs(text.slice(from, to)).forEach((part, i) => {
+      parts.push(part.kind === 'text' ? <span key={`${from}-${i}`}>{part.text}</span> : <mark key={`${from}-${i}`}>{part.raw}</mark>);
+    });
+  };
+  let at = 0;
+  for (const chip of chips) {
+    plain(at, chip.start);
+    parts.push(<mark key={`chip-${chip.start}`} className="chip" data-path={chip.path}>{text.slice(chip.start, chip.end)}</mark>);
+    at = chip.end;
+  }
+  plain(at, text.length);
+  return <>{parts}</>;
 }
 
 /** Keep the field as tall as its text (also when the column's width changes), the caret where asked, the backdrop aligned. */

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { Conversation } from '../../../shared/chat-models';
 import { useFormats } from '../i18n';
 import { useChat } from '../state/chat';
+import { usePages } from '../state/pages';
 import { ConfirmDialog } from './ConfirmDialog';
 import { ExportDialog } from './ExportDialog';
 import { Icon } from './Icon';
@@ -17,6 +18,8 @@ export function ConversationList({ kbId }: { kbId: string }) {
   const conversations = useChat((s) => s.conversations[kbId] ?? NONE);
   const current = useChat((s) => s.current[kbId] ?? null);
   const { open, startNew, remove } = useChat();
+  // The source pane shows a passage of the conversation it was opened from; another conversation closes it.
+  const closeReader = usePages((s) => s.closeReader);
   const [renaming, setRenaming] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Conversation | null>(null);
   const [exporting, setExporting] = useState<string | null>(null);
@@ -25,7 +28,10 @@ export function ConversationList({ kbId }: { kbId: string }) {
     <nav className="conversations" aria-label={t('conversations.heading')}>
       <div className="column-title">
         <h2>{t('conversations.heading')}</h2>
-        <button type="button" className="icon-button" aria-label={t('conversations.new')} title={t('conversations.new')} onClick={() => startNew(kbId)}>
+        <button type="button" className="icon-button" aria-label={t('conversations.new')} title={t('conversations.new')} onClick={() => {
+          closeReader();
+          startNew(kbId);
+        }}>
           <Icon name="plus" />
         </button>
       </div>
@@ -44,7 +50,10 @@ export function ConversationList({ kbId }: { kbId: string }) {
                 key={c.id}
                 conversation={c}
                 current={c.id === current}
-                onOpen={() => void open(kbId, c.id)}
+                onOpen={() => {
+                  if (c.id !== current) closeReader();
+                  void open(kbId, c.id);
+                }}
                 onRename={() => setRenaming(c.id)}
                 onExport={() => setExporting(c.id)}
                 onDelete={() => setDeleting(c)}
@@ -87,8 +96,8 @@ function ConversationItem({ conversation: c, current, onOpen, onRename, onExport
   return (
     <li className={current ? 'conversation current' : 'conversation'}>
       <button type="button" className="conversation-open" aria-current={current ? 'true' : undefined} onClick={onOpen}>
-        <span className="conversation-title">{c.title || t('conversations.untitled')}</span>
-        <span className="conversation-meta">{t('conversations.meta', { count: c.messageCount, date: format.date(c.updatedAt) })}</span>
+        <span className="conversation-title" title={c.title}>{c.title || t('conversations.untitled')}</span>
+        <span className="conversation-meta" title={format.date(c.updatedAt)}>{t('conversations.meta', { count: c.messageCount, date: format.shortDate(c.updatedAt) })}</span>
       </button>
       <span className="row-actions">
         <button type="button" className="icon-button small" aria-label={t('conversations.renameLabel', { title: c.title })} title={t('common.rename')} onClick={onRename}>

@@ -1,7 +1,8 @@
 /** The @-mention state of the composer: the mention being typed, its matches, and keyboard handling. */
 import { useState, type KeyboardEvent } from 'react';
 import type { PageSummary } from '../../../shared/models';
-import { insertMention, matchPages, mentionAt, type MentionQuery } from '../lib/mention';
+import { insertChip, startsChip, type ChipText } from '../lib/chips';
+import { matchPages, mentionAt, type MentionQuery } from '../lib/mention';
 
 /** What {@link useMentions} gives the composer. */
 export interface Mentions {
@@ -10,29 +11,29 @@ export interface Mentions {
   matches: PageSummary[];
   activeIndex: number;
   setActive(index: number): void;
-  /** The text and caret after choosing `page` for the open mention, or null with none open. */
-  choose(page: PageSummary): { text: string; caret: number } | null;
+  /** The field after choosing `page` for the open mention (it becomes a chip), or null with none open. */
+  choose(page: PageSummary): ChipText | null;
   /** Handle ↑ ↓ Enter Tab Esc while the list is open; true when the key was used. */
-  onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>): { used: boolean; chosen: { text: string; caret: number } | null };
+  onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>): { used: boolean; chosen: ChipText | null };
   /** Close the list for the current mention (it stays closed until a new `@` is typed). */
   dismiss(): void;
   /** Forget a dismissal (the field was refocused or cleared). */
   reopen(): void;
 }
 
-/** Track the mention under the caret of `text`, offering matches from `pages`. */
-export function useMentions(pages: PageSummary[], text: string, caret: number): Mentions {
+/** Track the mention under the caret of the field, offering matches from `pages` (a chip's own `@` is none). */
+export function useMentions(pages: PageSummary[], field: ChipText): Mentions {
   const [active, setActive] = useState(0);
   const [dismissedAt, setDismissedAt] = useState<number | null>(null);
-  const found = mentionAt(text, caret);
-  const mention = found && found.start !== dismissedAt ? found : null;
+  const found = mentionAt(field.text, field.caret);
+  const mention = found && found.start !== dismissedAt && !startsChip(field.chips, found.start) ? found : null;
   const matches = mention ? matchPages(pages, mention.query) : [];
   const activeIndex = Math.min(active, Math.max(0, matches.length - 1));
 
   function choose(page: PageSummary) {
     if (!mention) return null;
     setActive(0);
-    return insertMention(text, mention, caret, page.path);
+    return insertChip(field, mention, page);
   }
 
   function onKeyDown(e: KeyboardEvent<HTMLTextAreaElement>) {

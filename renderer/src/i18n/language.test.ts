@@ -47,4 +47,14 @@ describe('formatsFor', () => {
     expect(f.date(at)).toBe(date);
     expect(f.time(at)).toMatch(time);
   });
+
+  it.each([
+    ['en', '2:05 PM', 'Nov 29', '11/29/2025'],
+    ['zh-CN', '14:05', '11月29日', '2025/11/29'],
+  ])('%s: short dates for a narrow list', (language, sameDay, sameYear, older) => {
+    const f = formatsFor(language, 'UTC');
+    expect(f.shortDate(at, new Date('2026-11-29T20:00:00Z')).replace(/\s/g, ' ')).toBe(sameDay);
+    expect(f.shortDate(at, new Date('2026-12-01T05:00:00Z'))).toBe(sameYear);
+    expect(f.shortDate('2025-11-29T14:05:09Z', new Date('2026-12-01T05:00:00Z'))).toBe(older);
+  });
 });

@@ -22,6 +22,11 @@ export interface Formats {
   date(iso: string): string;
   /** A time of day, e.g. `2:05:09 PM` or `14:05:09`. */
   time(iso: string): string;
+  /**
+   * A date for a narrow list, relative to `now` (default: the current time): the time on the same day
+   * (`14:05`), month and day in the same year (`Nov 29`, `11月29日`), else a numeric date (`2025/11/29`).
+   */
+  shortDate(iso: string, now?: Date): string;
 }
 
 /** The formatters for `language` (a BCP 47 tag such as `en` or `zh-CN`), in the local time zone. */
@@ -29,10 +34,20 @@ export function formatsFor(language: string, timeZone?: string): Formats {
   const numbers = new Intl.NumberFormat(language);
   const dates = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeZone });
   const times = new Intl.DateTimeFormat(language, { timeStyle: 'medium', timeZone });
+  const day = new Intl.DateTimeFormat('en-CA', { dateStyle: 'short', timeZone });
+  const year = new Intl.DateTimeFormat('en', { year: 'numeric', timeZone });
+  const clock = new Intl.DateTimeFormat(language, { hour: 'numeric', minute: '2-digit', timeZone });
+  const monthDay = new Intl.DateTimeFormat(language, { month: 'short', day: 'numeric', timeZone });
+  const numeric = new Intl.DateTimeFormat(language, { year: 'numeric', month: 'numeric', day: 'numeric', timeZone });
   return {
     number: (value) => numbers.format(value),
     date: (iso) => dates.format(new Date(iso)),
     time: (iso) => times.format(new Date(iso)),
+    shortDate(iso, now = new Date()) {
+      const at = new Date(iso);
+      if (day.format(at) === day.format(now)) return clock.format(at);
+      return (year.format(at) === year.format(now) ? monthDay : numeric).format(at);
+    },
   };
 }
 

@@ -14,6 +14,7 @@ import { fromMarkdown } from 'mdast-util-from-markdown';
 import { gfmFromMarkdown } from 'mdast-util-gfm';
 import { toHast } from 'mdast-util-to-hast';
 import { gfm } from 'micromark-extension-gfm';
+import { endAutolinksAtCjkPunctuation } from './autolink';
 
 /** A run of rendered text, with whether it lies inside the highlighted span. */
 export interface MdText {
@@ -70,6 +71,7 @@ export interface ParsedMarkdown {
 export function parseMarkdown(source: string): ParsedMarkdown {
   const mdast = fromMarkdown(source, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
   htmlAsText(mdast);
+  endAutolinksAtCjkPunctuation(mdast);
   return { source, tree: toHast(mdast) as HastRoot };
 }
 

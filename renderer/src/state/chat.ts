@@ -7,6 +7,7 @@
 import { create } from 'zustand';
 import type { ChatMessage, Conversation, Decision, TurnInfo } from '../../../shared/chat-models';
 import { client } from '../client';
+import { i18n } from '../i18n';
 import { useLlm } from './llm';
 
 /** One thing a turn did, in the order it happened. */
@@ -109,7 +110,9 @@ export const useChat = create<ChatState>((set, get) => ({
       turnId, kbId, conversationId, question: text, questionStored: false, userMessageId: null, answerStored: false, text: '', steps: [], running: true, stopping: false, error: null,
     };
     set((s) => ({ turns: { ...s.turns, [turnId]: turn }, activeTurnId: turnId }));
-    const result = await client.invoke('chat.send', { kb: kbId, conversationId: conversationId ?? undefined, message: text, turnId });
+    // The UI's language, so what Sift writes itself into the answer (the no-model notice) matches it.
+    const language = i18n.language;
+    const result = await client.invoke('chat.send', { kb: kbId, conversationId: conversationId ?? undefined, message: text, turnId, language });
     if (!result.ok) {
       set((s) => ({ turns: without(s.turns, turnId), activeTurnId: null }));
       return result.error.message;
