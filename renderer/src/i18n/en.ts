@@ -157,6 +157,8 @@ export const en = {
     ollamaUnknown: 'Ollama status unknown',
   },
   conversations: {
+    show: 'Show conversations',
+    hide: 'Hide conversations',
     heading: 'Conversations',
     new: 'New conversation',
     none: 'None yet. Your first question starts one.',

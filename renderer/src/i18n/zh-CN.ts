@@ -152,6 +152,8 @@ export const zhCN: Translation = {
     ollamaUnknown: 'Ollama 状态未知',
   },
   conversations: {
+    show: '显示对话列表',
+    hide: '收起对话列表',
     heading: '对话',
     new: '新对话',
     none: '还没有。提出第一个问题就会开始一个对话。',
