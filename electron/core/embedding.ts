@@ -22,6 +22,9 @@ export type EmbeddingConfig =
   | { provider: 'ollama'; host?: string; model: string }
   | { provider: 'none' };
 
+/** The reason given when the person chose no embedding model (status.ts tells it from a failure by it). */
+export const NOT_CONFIGURED = 'no embedding model is configured';
+
 /** After a failure, how long before trying to load the model again, in ms. */
 const RETRY_AFTER_MS = 60_000;
 
@@ -63,7 +66,7 @@ export class EmbeddingService {
   }
 
   private async load(c: EmbeddingConfig): Promise<Embedder | string> {
-    if (c.provider === 'none') return 'no embedding model is configured';
+    if (c.provider === 'none') return NOT_CONFIGURED;
     try {
       if (c.provider === 'ollama') return await createOllamaEmbedder({ host: c.host ?? 'http://127.0.0.1:11434', model: c.model });
       return await createTransformersEmbedder({
