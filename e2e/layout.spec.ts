@@ -6,7 +6,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { citingReply } from './replies';
-import { addFolderAndIndex, ask, createKb, lastAnswer, showScreen, waitTurnEnded } from './helpers';
+import { addFolderAndIndex, ask, createKb, invokeCore, lastAnswer, showScreen, waitTurnEnded } from './helpers';
 
 /** Width and height of the first element matching `selector`, in CSS pixels. */
 async function boxOf(page: Page, selector: string): Promise<{ width: number; height: number }> {
@@ -48,6 +48,12 @@ for (const size of [
       return root.scrollWidth - root.clientWidth;
     });
     expect(overflow).toBe(0);
+    // The reader, docked or a drawer, leaves the question box uncovered: it takes a click.
+    const composerBox = (await page.locator('.composer').boundingBox())!;
+    const beside = readerBox!.x >= composerBox.x + composerBox.width - 1;
+    const above = readerBox!.y + readerBox!.height <= composerBox.y + 1;
+    expect(beside || above).toBe(true);
+    await page.getByLabel('Question').click({ timeout: 2000 });
     // The drawer closes, and the thread is whole again.
     await reader.getByRole('button', { name: 'Close page' }).click();
     await expect(reader).toHaveCount(0);
@@ -66,4 +72,29 @@ test('at 900×600 the conversation list collapses to a rail and opens on demand'
   expect((await boxOf(page, '.thread-column')).width).toBeGreaterThanOrEqual(480);
   await list.getByRole('button', { name: /^How long until the gateway/ }).click();
   await expect(list.getByRole('button', { name: 'Show conversations' })).toHaveAttribute('aria-expanded', 'false');
+});
+
+test('screenshots at three sizes, light and dark, English and Chinese, with the source open', async ({ page, served }) => {
+  const dir = test.info().project.outputDir;
+  const shot = (name: string) => page.screenshot({ path: `${dir}/screens/${name}.png`, animations: 'disabled' });
+  for (const language of ['en', 'zh-CN'] as const) {
+    for (const theme of ['light', 'dark'] as const) {
+      await invokeCore(served.url, 'settings.set', { patch: { language, theme } });
+      await expect(page.locator('html')).toHaveAttribute('lang', language);
+      for (const [width, height] of [[1400, 900], [1000, 700], [900, 600]] as const) {
+        await page.setViewportSize({ width, height });
+        await expect(page.locator('.reader')).toBeVisible();
+        await shot(`${width}x${height}-${theme}-${language}`);
+      }
+    }
+  }
+  // With Ollama gone, its banner above the chat, at the smallest size.
+  await served.ollama.close();
+  await page.locator('.status-llm.down').waitFor({ timeout: 20_000 });
+  await shot('900x600-dark-zh-CN-banner');
+  await invokeCore(served.url, 'settings.set', { patch: { language: 'en', theme: 'light' } });
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await shot('900x600-light-en-banner');
+  await page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: 'Show conversations' }).click();
+  await shot('900x600-light-en-conversations-open');
 });

@@ -35,14 +35,23 @@ function Dismiss({ what }: { what: string }) {
   );
 }
 
-/** The core's own words (English) behind a banner, folded away. */
-function Detail({ text }: { text: string | null | undefined }) {
+/** What to do, and the core's own words (English), folded away so a banner stays one or two lines. */
+function Detail({ help, text }: { help?: string; text: string | null | undefined }) {
   const { t } = useTranslation();
-  if (!text) return null;
+  if (!help && !text) return null;
   return (
     <details className="banner-detail">
-      <summary>{t('banners.details')}</summary>
-      <WithCode text={text} />
+      <summary>{help ? t('banners.howToFix') : t('banners.details')}</summary>
+      {help && (
+        <p>
+          <WithCode text={help} />
+        </p>
+      )}
+      {text && (
+        <p>
+          <WithCode text={text} />
+        </p>
+      )}
     </details>
   );
 }
@@ -79,10 +88,10 @@ function OllamaBanner() {
     <section className="banner warning" aria-label={title}>
       <div className="banner-body">
         <p>
-          <strong className="banner-title">{title}</strong> <WithCode text={help} /> {t('banners.meanwhile')}
+          <strong className="banner-title">{title}</strong> {t('banners.meanwhile')}
         </p>
         {/* The core's message names the model to pull; in English, so a detail. */}
-        <Detail text={status.message} />
+        <Detail help={help} text={status.message} />
       </div>
       <button type="button" onClick={() => void refresh()} disabled={checking}>
         {checking ? t('banners.checking') : t('banners.checkAgain')}

@@ -48,6 +48,7 @@ export const en = {
     reindex: 'Re-index',
     openEmbeddingSettings: 'Embedding settings',
     dismiss: 'Dismiss for this session',
+    howToFix: 'How to fix',
     details: 'Details',
   },
   kb: {

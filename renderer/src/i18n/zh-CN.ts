@@ -46,6 +46,7 @@ export const zhCN: Translation = {
     reindex: '重新索引',
     openEmbeddingSettings: '嵌入模型设置',
     dismiss: '本次不再显示',
+    howToFix: '如何解决',
     details: '详细信息',
   },
   kb: {
