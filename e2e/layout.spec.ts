@@ -88,6 +88,13 @@ test('screenshots at three sizes, light and dark, English and Chinese, with the 
       }
     }
   }
+  // The indexing panel's figures, each labelled for what it counts.
+  await page.setViewportSize({ width: 1000, height: 700 });
+  await page.getByRole('tab', { name: '文件夹与索引' }).click();
+  await expect(page.getByText('已是最新')).toBeVisible();
+  await shot('1000x700-dark-zh-CN-indexing');
+  await page.getByRole('tab', { name: '对话' }).click();
+  await page.setViewportSize({ width: 900, height: 600 });
   // With Ollama gone, its banner above the chat, at the smallest size.
   await served.ollama.close();
   await page.locator('.status-llm.down').waitFor({ timeout: 20_000 });
