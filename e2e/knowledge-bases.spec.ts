@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { BROKEN_FILE } from './corpus';
 import { expect, test } from './fixtures';
-import { addFolderAndIndex, createKb, showScreen, snap } from './helpers';
+import { addFolderAndIndex, closeSettings, createKb, showScreen, snap } from './helpers';
 import { startSift } from './sift-process';
 
 test('a knowledge base indexes a folder live, lists the broken file as failed, and stays usable', async ({ page, served }, testInfo) => {
@@ -93,17 +93,20 @@ test('rename and delete a knowledge base (with confirmation); empty states', asy
   expect(await served.cli('kb', 'list', '--json')).toBe('[]\n');
 });
 
-test('without an embedding model the knowledge base says it searches by keywords only, and what to do', async ({ page, served }, testInfo) => {
-  // A second host on the same machine, configured with no embedding model at all.
-  const keywordOnly = await startSift({ ollamaUrl: served.ollama.url, env: { SIFT_EMBEDDING: 'none' } });
+test('when the chosen embedding model cannot be had, the knowledge base says it searches by keywords only, and where to fix it', async ({ page, served }, testInfo) => {
+  // A second host on the same machine, whose embedding model Ollama does not have. (A person who chose
+  // no embedding model gets no banner: see banners-counters.spec.ts.)
+  const keywordOnly = await startSift({ ollamaUrl: served.ollama.url, env: { SIFT_EMBEDDING: 'ollama:no-such-embedder' } });
   try {
     await page.goto(keywordOnly.url);
     await createKb(page, 'Keywords');
     await addFolderAndIndex(page, served.folder);
     const banner = page.getByRole('region', { name: 'Keyword-only search' });
     await expect(banner).toContainText('searches by keywords only');
-    await expect(banner).toContainText('No embedding model is configured.');
-    await expect(banner.getByRole('button', { name: 'Re-index' })).toBeVisible();
+    await expect(banner.locator('details')).toContainText('no-such-embedder');
+    await banner.getByRole('button', { name: 'Embedding settings' }).click();
+    await expect(page.getByRole('dialog', { name: 'Settings' })).toBeVisible();
+    await closeSettings(page);
     await snap(page, testInfo, '06-keyword-only');
   } finally {
     await keywordOnly.stop();

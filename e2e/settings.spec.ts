@@ -116,8 +116,11 @@ test('changing the embedding model asks first; cancel keeps it, confirm re-embed
     await addFolderAndIndex(page, writeNotes(path.join(path.dirname(served.folder), 'many-notes'), 150));
     const panel = page.getByRole('region', { name: 'Indexing' });
     await expect(panel).toContainText(/Embedding model \S*sift-test\/tiny-embedder/);
-    const chunks = await panel.getByRole('definition').nth(2).textContent();
-    await expect(panel.getByRole('definition').nth(3)).toHaveText(`${chunks} / ${chunks}`);
+    // Figures by their label: the panel shows more of them than it used to, in an order that may change.
+    const figure = (label: string) =>
+      panel.locator('.count').filter({ has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
+    const chunks = await figure('Chunks').textContent();
+    await expect(figure('With vectors')).toHaveText(`${chunks} / ${chunks}`);
 
     // Cancel: nothing changes, the field shows the model in use again.
     dialog = await openSettings(page);
@@ -144,7 +147,7 @@ test('changing the embedding model asks first; cancel keeps it, confirm re-embed
     await closeSettings(page);
     await showScreen(page, 'Folders & indexing');
     await expect(panel).toContainText(/Embedding model \S*sift-test\/other/);
-    await expect(panel.getByRole('definition').nth(3)).toHaveText(`${chunks} / ${chunks}`);
+    await expect(figure('With vectors')).toHaveText(`${chunks} / ${chunks}`);
   } finally {
     await sift.stop();
   }

@@ -43,6 +43,9 @@ export const AppInfo = z.object({
   appSchemaVersion: z.number().int(),
   /** Schema version new knowledge-base files are created with. */
   kbSchemaVersion: z.number().int(),
+  /** The embedding provider the host's environment (`SIFT_EMBEDDING`, `SIFT_MODEL_DIR`…) forces over the
+   *  setting, or null when the setting decides. Settings show it so they never claim a model not in use. */
+  embeddingOverride: z.enum(['transformers', 'ollama', 'none']).nullable(),
 });
 export type AppInfo = z.infer<typeof AppInfo>;
 
@@ -77,6 +80,12 @@ export const IngestStatus = z.object({
   problems: z.array(FileProblem),
   /** Why the knowledge base searches by keywords only (no embedding model), or null. */
   keywordOnly: z.string().nullable(),
+  /** The kind of `keywordOnly`, for words in the UI's language: `not_configured` (the person chose no
+   *  embedding model: nothing to fix) or `model_unavailable` (the chosen model could not be had). */
+  keywordOnlyCode: z.enum(['not_configured', 'model_unavailable']).nullable(),
+  /** What the knowledge base holds now, whatever run wrote it: files recorded, and of those the ones
+   *  that failed or were skipped. The run counters above count only the current (or last) run. */
+  stored: z.object({ files: z.number().int(), failed: z.number().int(), skipped: z.number().int() }),
   embeddingModel: z.string().nullable(),
   /** A failure of the run itself (not of one file), or null. */
   error: z.string().nullable(),

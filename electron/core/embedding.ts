@@ -26,6 +26,9 @@ export type EmbeddingConfig =
   | { provider: 'ollama'; host?: string; model: string }
   | { provider: 'none' };
 
+/** The reason given when the person chose no embedding model (status.ts tells it from a failure by it). */
+export const NOT_CONFIGURED = 'no embedding model is configured';
+
 /** Where models live, and whether Sift may write there. */
 export interface ModelsFolder {
   /** Folder models are looked up in and downloaded to (`<data dir>/models`). */
@@ -168,7 +171,7 @@ export class EmbeddingService {
   }
 
   private async load(c: EmbeddingConfig, key: string, failuresBefore: number): Promise<Embedder | string> {
-    if (c.provider === 'none') return 'no embedding model is configured';
+    if (c.provider === 'none') return NOT_CONFIGURED;
     try {
       if (c.provider === 'ollama') return await createOllamaEmbedder({ host: c.host ?? 'http://127.0.0.1:11434', model: c.model });
       const embedder = await createTransformersEmbedder({

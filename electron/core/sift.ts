@@ -96,7 +96,8 @@ export function createSift(config: SiftConfig): Sift {
 
   const handlers: Handlers = {
     async 'app.info'() {
-      return { version: VERSION, dataDir: config.dataDir, appSchemaVersion: appMigrations.length, kbSchemaVersion: kbMigrations.length };
+      const embeddingOverride = config.embedding?.provider ?? null;
+      return { version: VERSION, dataDir: config.dataDir, appSchemaVersion: appMigrations.length, kbSchemaVersion: kbMigrations.length, embeddingOverride };
     },
     // Only the Electron host can show a native dialog; it answers this operation itself.
     async 'app.pickFolder'() {

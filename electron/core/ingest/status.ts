@@ -1,6 +1,7 @@
 /** Building the IngestStatus snapshot of a knowledge base from its store and a run's counters. */
 import type Database from 'better-sqlite3';
 import type { FileProblem, IngestStatus } from '../../../shared/models';
+import { NOT_CONFIGURED } from '../embedding';
 import { chunkCounts, keywordOnlyReason, recordedModel } from './vectors';
 
 /** The counters a run keeps while it works. */
@@ -42,9 +43,17 @@ export function storelessSnapshot(kbId: string, c: RunCounters): IngestStatus {
     kbId, state: c.state, filesTotal: c.filesTotal, filesDone: c.filesDone, filesFailed: c.filesFailed,
     filesSkipped: c.filesSkipped, filesIndexed: c.filesIndexed, filesRemoved: c.filesRemoved, pages: 0, chunks: 0,
     chunksEmbedded: 0, chunksEmbeddedThisRun: c.chunksEmbeddedThisRun, currentFile: null, problems: [],
-    keywordOnly: null,
+    keywordOnly: null, keywordOnlyCode: null, stored: { files: 0, failed: 0, skipped: 0 },
     embeddingModel: null, error: c.error, startedAt: c.startedAt, finishedAt: c.finishedAt, elapsedMs,
   };
+}
+
+/** Files recorded in the store, and how many of them failed or were skipped. */
+function storedCounts(db: Database.Database): IngestStatus['stored'] {
+  const row = db
+    .prepare(`SELECT count(*) AS files, coalesce(sum(status = 'failed'), 0) AS failed, coalesce(sum(status = 'skipped'), 0) AS skipped FROM documents`)
+    .get() as IngestStatus['stored'];
+  return row;
 }
 
 /** The status snapshot: counters of the run plus what the store says. */
@@ -52,6 +61,7 @@ export function snapshot(db: Database.Database, kbId: string, c: RunCounters): I
   const { chunks, embedded } = chunkCounts(db);
   const pages = db.prepare(`SELECT count(*) FROM pages`).pluck().get() as number;
   const model = recordedModel(db);
+  const keywordOnly = keywordOnlyReason(db);
   return {
     kbId,
     state: c.state,
@@ -67,7 +77,9 @@ export function snapshot(db: Database.Database, kbId: string, c: RunCounters): I
     chunksEmbeddedThisRun: c.chunksEmbeddedThisRun,
     currentFile: c.currentFile,
     problems: problemsOf(db),
-    keywordOnly: keywordOnlyReason(db),
+    keywordOnly,
+    keywordOnlyCode: keywordOnly === null ? null : keywordOnly === NOT_CONFIGURED ? 'not_configured' : 'model_unavailable',
+    stored: storedCounts(db),
     embeddingModel: model?.id ?? null,
     error: c.error,
     startedAt: c.startedAt,

@@ -140,4 +140,33 @@ describe('watching folders', () => {
     const status = await call(sift, 'ingest.status', { kb });
     expect(status.state).toBe('done');
   });
+
+  it('after a watched change, the store figures still count the whole knowledge base (issue #14, item 12)', async () => {
+    const root = tempDir();
+    writeFiles(root, { 'ok.md': '# Ok\n\nfine', 'broken.pdf': '%PDF-1.4 not really', 'empty.md': '', 'other.md': '# Other\n\nmore' });
+    const { sift, kb } = await watchingCore([root]);
+    await untilWatching(sift, kb, root);
+    const { events, stop } = recordProgress(sift, kb);
+    fs.writeFileSync(path.join(root, 'ok.md'), '# Ok\n\nchanged while watched\n');
+    await waitFor(() => events.some((e) => e.state === 'done' && e.filesIndexed === 1), 5000, 'the watched run');
+    stop();
+    const status = await call(sift, 'ingest.status', { kb });
+    // The run counted one file; the knowledge base still holds four, one failed and one skipped.
+    expect(status).toMatchObject({ filesTotal: 1, filesDone: 1, filesFailed: 0, stored: { files: 4, failed: 1, skipped: 1 } });
+    expect(status.problems.filter((p) => p.status === 'failed')).toHaveLength(status.stored.failed);
+  });
+
+  it('says by a code whether keyword-only search was chosen or forced', async () => {
+    const root = tempDir();
+    writeFiles(root, { 'a.md': '# A\n\nalpha' });
+    const sift = openCore(tempDir(), { embedding: { provider: 'none' } });
+    open.push(sift);
+    const kb = await makeKb(sift, 'Plain', [root]);
+    expect(await sift.ingest(kb)).toMatchObject({ keywordOnlyCode: 'not_configured', embeddingModel: null });
+    const missing = openCore(tempDir(), { embedding: { provider: 'transformers', modelId: 'sift-test/missing', allowDownload: false } });
+    open.push(missing);
+    const other = await makeKb(missing, 'Missing', [root]);
+    expect(await missing.ingest(other)).toMatchObject({ keywordOnlyCode: 'model_unavailable' });
+    expect((await call(missing, 'app.info', {})).embeddingOverride).toBe('transformers');
+  });
 });

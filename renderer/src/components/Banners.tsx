@@ -1,10 +1,60 @@
-/** Banners over the work area for conditions the person should act on: Ollama down, keyword-only search. */
+/**
+ * Banners over the work area for conditions the person should act on: Ollama down, keyword-only search
+ * because the chosen embedding model could not be had. Each is one compact line in the UI's language
+ * (the core's own English text only as a detail) and can be dismissed for the session.
+ */
 import { useTranslation } from 'react-i18next';
+import { create } from 'zustand';
 import type { KnowledgeBase } from '../../../shared/models';
 import { useIngest } from '../state/ingest';
 import { useKbs } from '../state/kbs';
 import { useLlm } from '../state/llm';
+import { useUi } from '../state/ui';
 import { Icon } from './Icon';
+
+/** Banners dismissed in this session, by key; a reload brings them back (the condition may still hold). */
+const useDismissed = create<{ keys: string[]; dismiss(key: string): void }>((set) => ({
+  keys: [],
+  dismiss: (key) => set((s) => ({ keys: [...s.keys, key] })),
+}));
+
+/** The close button every banner has. */
+function Dismiss({ what }: { what: string }) {
+  const { t } = useTranslation();
+  const dismiss = useDismissed((s) => s.dismiss);
+  return (
+    <button
+      type="button"
+      className="icon-button small"
+      aria-label={t('banners.dismiss')}
+      title={t('banners.dismiss')}
+      onClick={() => dismiss(what)}
+    >
+      <Icon name="close" size={14} />
+    </button>
+  );
+}
+
+/** What to do, and the core's own words (English), folded away so a banner stays one or two lines. */
+function Detail({ help, text }: { help?: string; text: string | null | undefined }) {
+  const { t } = useTranslation();
+  if (!help && !text) return null;
+  return (
+    <details className="banner-detail">
+      <summary>{help ? t('banners.howToFix') : t('banners.details')}</summary>
+      {help && (
+        <p>
+          <WithCode text={help} />
+        </p>
+      )}
+      {text && (
+        <p>
+          <WithCode text={text} />
+        </p>
+      )}
+    </details>
+  );
+}
 
 /** The banners that apply now (none most of the time). */
 export function Banners({ kb }: { kb: KnowledgeBase | null }) {
@@ -29,29 +79,26 @@ export function Banners({ kb }: { kb: KnowledgeBase | null }) {
 function OllamaBanner() {
   const { t } = useTranslation();
   const { status, checking, refresh } = useLlm();
-  if (!status || (status.reachable && status.model)) return null;
+  const key = `ollama:${status?.reachable ? 'no-model' : 'down'}`;
+  const dismissed = useDismissed((s) => s.keys.includes(key));
+  if (!status || (status.reachable && status.model) || dismissed) return null;
   const title = status.reachable ? t('banners.noModelTitle') : t('banners.downTitle');
-  // The core's own message (it names the model to pull) wins over the generic help.
-  const help = status.reachable ? (status.message ?? t('banners.noModelHelp')) : t('banners.downHelp', { host: status.host });
+  const help = status.reachable ? t('banners.noModelHelp') : t('banners.downHelp', { host: status.host });
   return (
     <section className="banner warning" aria-label={title}>
-      <div>
-        <p className="banner-title">{title}</p>
+      <div className="banner-body">
         <p>
-          <WithCode text={help} /> {t('banners.meanwhile')}
+          <strong className="banner-title">{title}</strong> {t('banners.meanwhile')}
         </p>
+        {/* The core's message names the model to pull; in English, so a detail. */}
+        <Detail help={help} text={status.message} />
       </div>
       <button type="button" onClick={() => void refresh()} disabled={checking}>
         {checking ? t('banners.checking') : t('banners.checkAgain')}
       </button>
+      <Dismiss what={key} />
     </section>
   );
-}
-
-/** A reason as a sentence: capitalised, ending with a full stop. */
-function sentence(text: string): string {
-  const t = text.trim();
-  return `${t.charAt(0).toUpperCase()}${t.slice(1)}${/[.!?。]$/.test(t) ? '' : '.'}`;
 }
 
 /** Text whose `backticked` parts are commands, shown as code. */
@@ -63,22 +110,30 @@ function WithCode({ text }: { text: string }) {
   );
 }
 
+/**
+ * Only when the chosen model could not be had: a person who chose "no embedding model" asked for
+ * keyword search and is not told about it again. The button opens the setting that fixes it.
+ */
 function KeywordOnlyBanner({ kb }: { kb: KnowledgeBase }) {
   const { t } = useTranslation();
-  const reason = useIngest((s) => s.status[kb.id]?.keywordOnly ?? null);
-  const reindex = useIngest((s) => s.reindex);
-  if (!reason) return null;
+  const status = useIngest((s) => s.status[kb.id]);
+  const openSettings = useUi((s) => s.openSettings);
+  const key = `keyword-only:${kb.id}`;
+  const dismissed = useDismissed((s) => s.keys.includes(key));
+  if (status?.keywordOnlyCode !== 'model_unavailable' || dismissed) return null;
   return (
     <section className="banner info" aria-label={t('banners.keywordOnlyLabel')}>
-      <div>
-        <p className="banner-title">{t('banners.keywordOnlyTitle', { name: kb.name })}</p>
+      <div className="banner-body">
         <p>
-          {sentence(reason)} {t('banners.keywordOnlyText')}
+          <strong className="banner-title">{t('banners.keywordOnlyTitle', { name: kb.name })}</strong>{' '}
+          {t('banners.keywordOnlyText')}
         </p>
+        <Detail text={status.keywordOnly} />
       </div>
-      <button type="button" onClick={() => void reindex(kb.id)}>
-        {t('banners.reindex')}
+      <button type="button" onClick={openSettings}>
+        {t('banners.openEmbeddingSettings')}
       </button>
+      <Dismiss what={key} />
     </section>
   );
 }

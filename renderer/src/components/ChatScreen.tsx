@@ -30,9 +30,10 @@ export function ChatScreen({ kb }: { kb: KnowledgeBase }) {
   );
   const live = Object.values(turns).filter((t) => t.kbId === kb.id && t.conversationId === current && (t.running || (t.error !== null && !t.answerStored)));
   const running = live.find((t) => t.running) ?? null;
+  const screenRef = useComposerHeight();
 
   return (
-    <div className={reader ? 'chat-screen with-reader' : 'chat-screen'}>
+    <div ref={screenRef} className={reader ? 'chat-screen with-reader' : 'chat-screen'}>
       <ConversationList kbId={kb.id} />
       <section className="thread-column" aria-label={t('chat.conversation')}>
         <Thread kb={kb} conversationId={current} live={live} openSource={openSource} />
@@ -45,6 +46,8 @@ export function ChatScreen({ kb }: { kb: KnowledgeBase }) {
           onStop={() => running && void cancel(running.turnId)}
         />
       </section>
+      {/* Shown only where the reader is a drawer over the thread (narrow windows, see chat.css). */}
+      {reader && <div className="reader-scrim" aria-hidden="true" onClick={closeReader} />}
       {reader && (
         <aside className="reader" aria-label={t('chat.source')}>
           <PageView target={reader} onClose={closeReader} />
@@ -52,6 +55,25 @@ export function ChatScreen({ kb }: { kb: KnowledgeBase }) {
       )}
     </div>
   );
+}
+
+/**
+ * Keeps `--composer-height` on the chat screen equal to the composer's height, so the reader, where it
+ * is a drawer (narrow windows, see chat.css), ends above the question box instead of covering it.
+ */
+function useComposerHeight() {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const screen = ref.current;
+    const composer = screen?.querySelector('.composer');
+    if (!screen || !composer) return;
+    const observer = new ResizeObserver(() => {
+      screen.style.setProperty('--composer-height', `${composer.getBoundingClientRect().height}px`);
+    });
+    observer.observe(composer);
+    return () => observer.disconnect();
+  }, []);
+  return ref;
 }
 
 function Thread({ kb, conversationId, live, openSource }: { kb: KnowledgeBase; conversationId: string | null; live: LiveTurn[]; openSource: OpenSource }) {

@@ -24,9 +24,21 @@ export function ConversationList({ kbId }: { kbId: string }) {
   const [deleting, setDeleting] = useState<Conversation | null>(null);
   const [exporting, setExporting] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  // In a narrow window the list is a rail; this opens it over the thread (wide windows ignore it).
+  const [expanded, setExpanded] = useState(false);
   return (
-    <nav className="conversations" aria-label={t('conversations.heading')}>
+    <nav className={expanded ? 'conversations expanded' : 'conversations'} aria-label={t('conversations.heading')}>
       <div className="column-title">
+        <button
+          type="button"
+          className="icon-button conversations-toggle"
+          aria-expanded={expanded}
+          aria-label={expanded ? t('conversations.hide') : t('conversations.show')}
+          title={expanded ? t('conversations.hide') : t('conversations.show')}
+          onClick={() => setExpanded(!expanded)}
+        >
+          <Icon name="chat" />
+        </button>
         <h2>{t('conversations.heading')}</h2>
         <button type="button" className="icon-button" aria-label={t('conversations.new')} title={t('conversations.new')} onClick={() => {
           closeReader();
@@ -52,6 +64,7 @@ export function ConversationList({ kbId }: { kbId: string }) {
                 current={c.id === current}
                 onOpen={() => {
                   if (c.id !== current) closeReader();
+                  setExpanded(false);
                   void open(kbId, c.id);
                 }}
                 onRename={() => setRenaming(c.id)}

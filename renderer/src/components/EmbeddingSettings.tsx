@@ -4,6 +4,7 @@
  * shows here (and on its indexing panel) from the `ingest.progress` events.
  */
 import { useEffect, useState } from 'react';
+import { client } from '../client';
 import { useTranslation } from 'react-i18next';
 import type { EmbeddingSettings as Embedding } from '../../../shared/settings';
 import { draftOf, embeddingChanged, embeddingFieldOf, embeddingOf, type EmbeddingDraft } from '../lib/embedding-form';
@@ -43,6 +44,7 @@ export function EmbeddingSettings({ saved }: { saved: Embedding }) {
     <fieldset className="settings-group">
       <legend>{t('settings.embedding')}</legend>
       <p className="muted field-help">{t('settings.embeddingHelp')}</p>
+      <OverrideNote />
       <EmbeddingFields draft={draft} errorOf={errorOf} onChange={set} />
       {problem && problem.field === null && (
         <p role="alert" className="field-error">
@@ -71,6 +73,29 @@ export function EmbeddingSettings({ saved }: { saved: Embedding }) {
         </ConfirmDialog>
       )}
     </fieldset>
+  );
+}
+
+/**
+ * The provider the environment forces, when it does: the setting below is then not what indexes, and
+ * saying so keeps Settings from showing "Built in" while keyword-only search is in force.
+ */
+function OverrideNote() {
+  const { t } = useTranslation();
+  const [provider, setProvider] = useState<Embedding['provider'] | null>(null);
+  useEffect(() => {
+    void client.invoke('app.info', {}).then((r) => r.ok && setProvider(r.value.embeddingOverride));
+  }, []);
+  if (!provider) return null;
+  const names = {
+    transformers: t('settings.providerTransformers'),
+    ollama: t('settings.providerOllama'),
+    none: t('settings.providerNone'),
+  };
+  return (
+    <p className="field-help embedding-override" role="note">
+      {t('settings.embeddingOverride', { provider: names[provider] })}
+    </p>
   );
 }
 

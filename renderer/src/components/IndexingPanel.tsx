@@ -67,16 +67,21 @@ function StatusDetails({ status }: { status: IngestStatus }) {
           <span className="muted">{t('indexing.nowReading')}</span> <code>{status.currentFile}</code>
         </p>
       )}
+      {/* Each figure has one source: the run's own counters for "this run", the store for the rest, so
+          the panel and the status bar agree and a watched one-file run does not read as "Files 1/1". */}
       <dl className="counts">
-        <Count label={t('indexing.files')} value={t('indexing.ofTotal', { done: status.filesDone, total: status.filesTotal })} />
+        {status.startedAt && (
+          <Count
+            label={t('indexing.runFiles')}
+            value={t('indexing.ofTotal', { done: status.filesDone, total: status.filesTotal })}
+          />
+        )}
+        <Count label={t('indexing.storedFiles')} value={format.number(status.stored.files)} />
         <Count label={t('indexing.pages')} value={format.number(status.pages)} />
         <Count label={t('indexing.chunks')} value={format.number(status.chunks)} />
-        <Count
-          label={t('indexing.withVectors')}
-          value={status.keywordOnly ? t('indexing.keywordsOnly') : t('indexing.ofTotal', { done: status.chunksEmbedded, total: status.chunks })}
-        />
-        <Count label={t('indexing.failed')} value={format.number(status.filesFailed || failed.length)} />
-        <Count label={t('indexing.skipped')} value={format.number(status.filesSkipped || skipped.length)} />
+        <Count label={t('indexing.withVectors')} value={vectorsText(status, t)} />
+        <Count label={t('indexing.failed')} value={format.number(status.stored.failed)} />
+        <Count label={t('indexing.skipped')} value={format.number(status.stored.skipped)} />
       </dl>
       {status.embeddingModel && (
         <p className="indexing-model">
@@ -112,6 +117,14 @@ function StatusDetails({ status }: { status: IngestStatus }) {
       )}
     </div>
   );
+}
+
+/** The "with vectors" figure: a count only once a model has made vectors for this knowledge base. */
+function vectorsText(status: IngestStatus, t: TFunction): string {
+  if (status.keywordOnlyCode === 'not_configured') return t('indexing.keywordsChosen');
+  if (status.keywordOnly) return t('indexing.keywordsOnly');
+  if (!status.embeddingModel) return t('indexing.vectorsNotYet');
+  return t('indexing.ofTotal', { done: status.chunksEmbedded, total: status.chunks });
 }
 
 function Count({ label, value }: { label: string; value: string | number }) {

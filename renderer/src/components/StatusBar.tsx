@@ -58,6 +58,9 @@ export function StatusBar() {
 function TurnSteps() {
   const { t } = useTranslation();
   const turn = useChat((s) => (s.activeTurnId ? s.turns[s.activeTurnId] : undefined));
+  // "Ready" would contradict the indexing figures beside it while the selected knowledge base indexes.
+  const kbId = useKbs((s) => s.selectedKbId);
+  const indexing = useIngest((s) => (kbId ? isIndexing(s.status[kbId]) : false));
   return (
     <div className="status-turn" role="status" aria-live="polite">
       {turn && turn.steps.length > 0 ? (
@@ -69,7 +72,7 @@ function TurnSteps() {
           ))}
         </ol>
       ) : (
-        <span className="muted">{turn?.running ? t('status.starting') : t('status.ready')}</span>
+        <span className="muted">{turn?.running ? t('status.starting') : indexing ? '' : t('status.ready')}</span>
       )}
     </div>
   );
@@ -94,7 +97,9 @@ function Indexing() {
         ? t('status.vectors', { done: status.chunksEmbedded, total: status.chunks })
         : t('status.indexingFiles', { done: status.filesDone, total: status.filesTotal ? format.number(status.filesTotal) : '…' });
   } else if (status && status.state !== 'idle') {
-    text = t('status.pages', { count: status.pages }) + (status.filesFailed ? t('status.failedSuffix', { count: status.filesFailed }) : '');
+    // The store's failed count, as the indexing panel shows it (not this run's, which a watched run resets).
+    const failed = status.stored.failed;
+    text = t('status.pages', { count: status.pages }) + (failed ? t('status.failedSuffix', { count: failed }) : '');
   }
   if (!text) return <div className="status-indexing" />;
   return (

@@ -44,8 +44,12 @@ export const en = {
     keywordOnlyLabel: 'Keyword-only search',
     keywordOnlyTitle: '“{{name}}” searches by keywords only',
     keywordOnlyText:
-      'Search still finds exact words; to also find passages by meaning, make the embedding model available (check the network or the model folder) and re-index.',
+      'The embedding model could not be loaded, so search finds exact words only. Check the model in Settings.',
     reindex: 'Re-index',
+    openEmbeddingSettings: 'Embedding settings',
+    dismiss: 'Dismiss for this session',
+    howToFix: 'How to fix',
+    details: 'Details',
   },
   kb: {
     tabs: 'Screens',
@@ -161,6 +165,8 @@ export const en = {
     ollamaUnknown: 'Ollama status unknown',
   },
   conversations: {
+    show: 'Show conversations',
+    hide: 'Hide conversations',
     heading: 'Conversations',
     new: 'New conversation',
     none: 'None yet. Your first question starts one.',
@@ -224,6 +230,10 @@ export const en = {
     failedFiles: 'Files that failed',
     skippedFiles: 'Skipped files ({{count, number}})',
     ofTotal: '{{done, number}} / {{total, number}}',
+    runFiles: 'Files read this run',
+    storedFiles: 'Files in knowledge base',
+    vectorsNotYet: 'not yet',
+    keywordsChosen: 'off (no model chosen)',
   },
   pages: {
     tree: 'Pages',
@@ -315,6 +325,8 @@ export const en = {
     maxFileMBHelp: 'Bigger files are skipped; 1–2048, default 50.',
     embedding: 'Embedding model',
     embeddingHelp: 'Finds passages by meaning. Changing it re-embeds every knowledge base in the background.',
+    embeddingOverride:
+      'In use: {{provider}}, set by the environment (SIFT_EMBEDDING, SIFT_MODEL_DIR), which wins over this setting.',
     provider: 'Provider',
     providerTransformers: 'Built in (transformers.js)',
     providerOllama: 'Ollama',
