@@ -3,6 +3,8 @@
  * handler table plus `invoke`, which validates arguments against the contract and turns every
  * failure into the one error shape. Hosts call `invoke` and forward events; they hold no logic.
  */
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { operations, isOpName, type Handlers, type OpName, type OpResult } from '../../shared/contract';
 import type { IngestStatus } from '../../shared/models';
 import { SiftError, fail, ok, type Result } from '../../shared/errors';
@@ -97,7 +99,8 @@ export function createSift(config: SiftConfig): Sift {
   const handlers: Handlers = {
     async 'app.info'() {
       const embeddingOverride = config.embedding?.provider ?? null;
-      return { version: VERSION, dataDir: config.dataDir, appSchemaVersion: appMigrations.length, kbSchemaVersion: kbMigrations.length, embeddingOverride };
+      const schemas = { appSchemaVersion: appMigrations.length, kbSchemaVersion: kbMigrations.length };
+      return { version: VERSION, dataDir: config.dataDir, ...schemas, embeddingOverride, cliPath: cliPath() };
     },
     // Only the Electron host can show a native dialog; it answers this operation itself.
     async 'app.pickFolder'() {
@@ -183,6 +186,19 @@ export function createSift(config: SiftConfig): Sift {
       appDb.close();
     },
   };
+}
+
+/**
+ * The `sift` command of this checkout or install (`bin/sift.mjs` beside the sources), or null where there is none
+ * (a packaged app bundles the core without it).
+ */
+function cliPath(): string | null {
+  try {
+    const bin = fileURLToPath(new URL('../../bin/sift.mjs', import.meta.url));
+    return fs.existsSync(bin) ? bin : null;
+  } catch {
+    return null;
+  }
 }
 
 /** A knowledge base being deleted first stops its chat turns, so none writes into a conversation that is gone. */

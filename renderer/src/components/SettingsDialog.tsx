@@ -8,6 +8,7 @@ import type { Settings } from '../../../shared/settings';
 import { useSettings } from '../state/settings';
 import { useUi } from '../state/ui';
 import { EmbeddingSettings } from './EmbeddingSettings';
+import { McpSettings } from './McpSettings';
 import { Modal } from './Modal';
 import { OllamaSettings } from './OllamaSettings';
 import { NumberSetting, SelectSetting } from './SettingFields';
@@ -79,6 +80,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
         />
         <EmbeddingSettings saved={settings.embedding} />
       </section>
+      <McpSettings />
       <section className="settings-section" aria-labelledby="settings-appearance">
         <h3 id="settings-appearance">{t('settings.appearance')}</h3>
         <SelectSetting

@@ -293,6 +293,13 @@ export const en = {
     printHint: 'Choose “Save as PDF” in the print dialog.',
   },
   settings: {
+    mcp: 'Other agents (MCP)',
+    mcpHelp: 'Claude Desktop, Cursor, VS Code and other MCP clients can search this knowledge base and check its passages. Paste one of these into the client\'s MCP configuration.',
+    mcpStdio: 'Launched by the client (stdio)',
+    mcpHttp: 'This running Sift over HTTP (valid until Sift restarts)',
+    mcpNone: 'Run `sift mcp` from a Sift checkout to serve MCP clients.',
+    mcpCopy: 'Copy',
+    mcpCopied: 'Copied',
     title: 'Settings',
     ollama: 'Ollama',
     host: 'Ollama address',

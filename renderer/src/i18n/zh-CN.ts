@@ -284,6 +284,13 @@ export const zhCN: Translation = {
     printHint: '在打印对话框中选择“另存为 PDF”。',
   },
   settings: {
+    mcp: '其他智能体（MCP）',
+    mcpHelp: 'Claude Desktop、Cursor、VS Code 等 MCP 客户端可以搜索这个知识库并核对其中的段落。把下面的配置粘贴到客户端的 MCP 配置中。',
+    mcpStdio: '由客户端启动（stdio）',
+    mcpHttp: '通过 HTTP 连接正在运行的 Sift（Sift 重启后失效）',
+    mcpNone: '在 Sift 的代码目录中运行 `sift mcp` 即可为 MCP 客户端提供服务。',
+    mcpCopy: '复制',
+    mcpCopied: '已复制',
     title: '设置',
     ollama: 'Ollama',
     host: 'Ollama 地址',
