@@ -63,7 +63,7 @@ describe('sift ask, ingest, pages, search', () => {
     const first = conversations.find((c: { id: string }) => c.id === turn.conversationId);
     expect(first.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']);
     const md = await run('--data-dir', data, 'export', first.id);
-    expect(md.out).toMatch(/## How often does it retry\?\n\nThree times \[\^1\]\.\n\n\[\^1\]: “# Retry policy The client retries three times after E_CONN_RESET\.”\n {4}Retry policy — `wiki\/retry\.md`, Retry policy$/);
+    expect(md.out).toMatch(/## How often does it retry\?\n\nThree times \[\^1\]\.\n\n\[\^1\]: “Retry policy The client retries three times after E_CONN_RESET\.”\n {4}Retry policy — `wiki\/retry\.md`, Retry policy$/);
     const outDir = tempDir();
     const saved = await run('--data-dir', data, 'export', first.id, '--message', first.messages[1].id, '--format', 'html', '--out', path.join(outDir, 'answer.html'));
     expect(saved.out).toBe(`wrote ${path.join(fs.realpathSync(outDir), 'answer.html')}`);
