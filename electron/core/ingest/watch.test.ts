@@ -148,13 +148,17 @@ describe('watching folders', () => {
     await untilWatching(sift, kb, root);
     const { events, stop } = recordProgress(sift, kb);
     fs.writeFileSync(path.join(root, 'ok.md'), '# Ok\n\nchanged while watched\n');
-    await waitFor(() => events.some((e) => e.state === 'done' && e.filesIndexed === 1), 5000, 'the watched run');
+    await waitFor(() => events.some((e) => e.state === 'done' && e.filesIndexed === 1), 15_000, 'the watched run');
     stop();
+    // The run counts what it read (the changed file; on a slow machine the watcher may fold it into a full
+    // rescan); the store figures still count the whole knowledge base: four files, one failed, one skipped.
+    const run = events.find((e) => e.state === 'done' && e.filesIndexed === 1)!;
+    expect(run.filesDone).toBe(run.filesTotal);
+    expect(run.stored).toEqual({ files: 4, failed: 1, skipped: 1 });
     const status = await call(sift, 'ingest.status', { kb });
-    // The run counted one file; the knowledge base still holds four, one failed and one skipped.
-    expect(status).toMatchObject({ filesTotal: 1, filesDone: 1, filesFailed: 0, stored: { files: 4, failed: 1, skipped: 1 } });
+    expect(status.stored).toEqual({ files: 4, failed: 1, skipped: 1 });
     expect(status.problems.filter((p) => p.status === 'failed')).toHaveLength(status.stored.failed);
-  });
+  }, 40_000);
 
   it('says by a code whether keyword-only search was chosen or forced', async () => {
     const root = tempDir();
