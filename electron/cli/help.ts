@@ -66,4 +66,6 @@ Environment:
   SIFT_EMBED_MODEL            embedding model id (default Xenova/multilingual-e5-small)
   SIFT_MODEL_DIR              a local folder holding embedding model files (works offline)
   OLLAMA_HOST                 the Ollama server (default http://127.0.0.1:11434)
+  SIFT_HOST_TOKEN             serve: use this token instead of a random one (keeps open tabs
+                              working across a restart; keep it secret)
 `;

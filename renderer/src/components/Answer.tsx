@@ -1,5 +1,5 @@
 /** An answer's text as Markdown, with its citation markers as chips (see CitationChip). */
-import { memo, useMemo, useRef } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import Markdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import type { TurnInfo } from '../../../shared/chat-models';
@@ -70,23 +70,39 @@ export const Answer = memo(function Answer({ content, turn, onOpenPassage, offse
 
 /** Answers at least this long (characters) render in parts even when finished. */
 const PARTED_FROM = 20_000;
+/** Parts of a finished answer turned from plain text into Markdown per frame (see {@link PartedAnswer}). */
+const PARTS_PER_FRAME = 2;
 
 /**
  * An answer rendered in parts (see lib/answer-blocks): complete parts are memoised and only the last
- * one re-renders as text streams in, so each token costs the size of the last block, not the answer.
- * Short finished answers render in one pass, as before.
+ * ones re-render as text streams in, so a token costs the size of the last block, not of the answer.
+ * A long finished answer shows its parts as plain text first and renders them as Markdown a few per
+ * frame, so finishing (or stopping) a megabyte answer does not freeze the window. Short finished
+ * answers render in one pass.
  */
 export function PartedAnswer({ content, turn, onOpenPassage, streaming }: Omit<AnswerProps, 'offset' | 'part'> & { streaming: boolean }) {
   const cut = useRef<AnswerParts | null>(null);
   const whole = !streaming && content.length < PARTED_FROM;
   const parts = useMemo(() => (whole ? null : (cut.current = cutAnswer(content, cut.current))), [content, whole]);
+  const all = parts ? (parts.tail.text ? [...parts.stable, parts.tail] : parts.stable) : [];
+  const [ready, setReady] = useState(streaming ? Infinity : 0);
+  useEffect(() => {
+    if (ready >= all.length) return;
+    const frame = requestAnimationFrame(() => setReady((n) => n + PARTS_PER_FRAME));
+    return () => cancelAnimationFrame(frame);
+  }, [ready, all.length]);
   if (!parts) return <Answer content={content} turn={turn} onOpenPassage={onOpenPassage} />;
-  const all = parts.tail.text ? [...parts.stable, parts.tail] : parts.stable;
   return (
     <div className="answer-text markdown">
-      {all.map((p) => (
-        <Answer key={p.start} content={p.text} offset={p.start} turn={turn} onOpenPassage={onOpenPassage} part />
-      ))}
+      {all.map((p, i) =>
+        i < ready ? (
+          <Answer key={p.start} content={p.text} offset={p.start} turn={turn} onOpenPassage={onOpenPassage} part />
+        ) : (
+          <p key={p.start} className="answer-pending">
+            {p.text}
+          </p>
+        ),
+      )}
     </div>
   );
 }

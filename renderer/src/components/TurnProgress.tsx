@@ -47,7 +47,10 @@ export function TurnProgress({ steps, running }: { steps: TurnStep[]; running: b
   const [open, setOpen] = useState(false);
   if (steps.length === 0) return null;
   const ended = !running;
-  const shown = ended && !open ? [retrievalOf(steps), steps[steps.length - 1]!].filter((s) => s !== undefined) : steps;
+  const last = steps[steps.length - 1]!;
+  // An ended turn's line: what retrieval found and how the turn ended (not "Answering…" when its end went unheard).
+  const end = last.kind === 'done' || last.kind === 'failed' ? last : undefined;
+  const shown = ended && !open ? [retrievalOf(steps), end].filter((s) => s !== undefined) : steps;
   return (
     <div className={ended ? 'turn-progress ended' : 'turn-progress'} role={running ? 'status' : undefined}>
       <ol className="steps" aria-label={t('status.turnProgress')}>

@@ -8,7 +8,10 @@ describe('cutAnswer', () => {
     const text = 'First para [1].\n\nSecond\nline.\n\nStill writ';
     const parts = cutAnswer(text);
     expect(join(parts)).toBe(text);
-    expect(parts.stable).toEqual([{ start: 0, text: 'First para [1].\n\nSecond\nline.\n\n' }]);
+    expect(parts.stable).toEqual([
+      { start: 0, text: 'First para [1].\n\n' },
+      { start: 17, text: 'Second\nline.\n\n' },
+    ]);
     expect(parts.tail).toEqual({ start: 31, text: 'Still writ' });
   });
 
@@ -25,7 +28,8 @@ describe('cutAnswer', () => {
     const blocks = Array.from({ length: BLOCKS_PER_PART * 2 + 5 }, (_, i) => `Block ${i}.\n\n`);
     const text = blocks.join('') + 'tail';
     const whole = cutAnswer(text);
-    expect(whole.stable).toHaveLength(3);
+    expect(whole.stable).toHaveLength(2 + 5);
+    expect(whole.loose).toBe(5);
     expect(whole.stable[1]!.start).toBe(blocks.slice(0, BLOCKS_PER_PART).join('').length);
     let parts = cutAnswer('');
     for (let at = 7; at < text.length; at += 7) parts = cutAnswer(text.slice(0, at), parts);

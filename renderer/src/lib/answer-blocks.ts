@@ -12,10 +12,13 @@ export const BLOCKS_PER_PART = 40;
 export interface AnswerParts {
   /** The text the stable parts cover (a prefix of the answer). */
   stableText: string;
-  /** Complete parts, each with its offset in the answer. */
+  /**
+   * Complete parts, each with its offset in the answer: groups of {@link BLOCKS_PER_PART} blocks, then
+   * the blocks since the last full group one by one (so a new block never changes an earlier part's text).
+   */
   stable: { start: number; text: string }[];
-  /** Blocks in the last stable part (when it has fewer than {@link BLOCKS_PER_PART}, it grows). */
-  lastBlocks: number;
+  /** How many of `stable` are single blocks after the last full group. */
+  loose: number;
   /** The text after the stable parts (the block being written), with its offset. */
   tail: { start: number; text: string };
 }
@@ -51,18 +54,19 @@ function blockEnds(text: string, from: number): number[] {
 export function cutAnswer(text: string, previous: AnswerParts | null = null): AnswerParts {
   const reuse = previous !== null && text.startsWith(previous.stableText);
   const stable = reuse ? [...previous.stable] : [];
-  let lastBlocks = reuse ? previous.lastBlocks : BLOCKS_PER_PART;
+  let loose = reuse ? previous.loose : 0;
   let covered = reuse ? previous.stableText.length : 0;
   for (const end of blockEnds(text, covered)) {
-    if (lastBlocks >= BLOCKS_PER_PART || stable.length === 0) {
-      stable.push({ start: covered, text: text.slice(covered, end) });
-      lastBlocks = 1;
-    } else {
-      const last = stable[stable.length - 1]!;
-      stable[stable.length - 1] = { start: last.start, text: text.slice(last.start, end) };
-      lastBlocks += 1;
-    }
+    stable.push({ start: covered, text: text.slice(covered, end) });
     covered = end;
+    loose += 1;
+    if (loose === BLOCKS_PER_PART) {
+      // A full group becomes one part, keyed by where it starts (the first of its blocks).
+      const first = stable.length - loose;
+      const start = stable[first]!.start;
+      stable.splice(first, loose, { start, text: text.slice(start, end) });
+      loose = 0;
+    }
   }
-  return { stableText: text.slice(0, covered), stable, lastBlocks, tail: { start: covered, text: text.slice(covered) } };
+  return { stableText: text.slice(0, covered), stable, loose, tail: { start: covered, text: text.slice(covered) } };
 }
