@@ -40,6 +40,8 @@ export interface LiveTurn {
   error: string | null;
   /** True when the connection to the host was lost while it ran (its end was not heard). */
   lost?: boolean;
+  /** When this window began following it (see `clock`): a snapshot asked for earlier knows nothing of it. */
+  since?: number;
 }
 
 interface ChatState {
@@ -85,12 +87,13 @@ export const useChat = create<ChatState>((set, get) => ({
   async open(kbId, conversationId) {
     rememberConversation(kbId, conversationId);
     set((s) => ({ current: { ...s.current, [kbId]: conversationId } }));
+    const asked = ++clock;
     const result = await client.invoke('conversations.get', { id: conversationId });
     if (!result.ok) return;
     const { messages, running } = result.value;
     set((s) => ({ messages: { ...s.messages, [conversationId]: mergeMessages(s.messages[conversationId], messages) } }));
     if (running) adopt(kbId, conversationId, running);
-    else settle(conversationId);
+    else settle(conversationId, asked);
   },
 
   async restore(kbId) {
@@ -144,6 +147,7 @@ export const useChat = create<ChatState>((set, get) => ({
     const turnId = crypto.randomUUID();
     const turn: LiveTurn = {
       turnId, kbId, conversationId, question: text, questionStored: false, userMessageId: null, answerStored: false, text: '', steps: [], running: true, stopping: false, error: null,
+      since: ++clock,
     };
     set((s) => ({ turns: { ...s.turns, [turnId]: turn }, activeTurnId: turnId }));
     const result = await client.invoke('chat.send', { kb: kbId, conversationId: conversationId ?? undefined, message: text, turnId });
@@ -196,6 +200,9 @@ function insertBeforeAnswer(list: ChatMessage[] | undefined, question: ChatMessa
   return [...messages.slice(0, answerAt), question, ...messages.slice(answerAt)];
 }
 
+/** Orders what this window asked and what it began to follow, so a late answer cannot undo newer news. */
+let clock = 0;
+
 /** Tokens heard for turns this window does not follow (yet), kept briefly in case it adopts them. */
 const unknownText = new Map<string, string>();
 const UNKNOWN_KEPT = 8;
@@ -205,24 +212,29 @@ function adopt(kbId: string, conversationId: string, running: RunningTurn): void
   batcher.flush();
   useChat.setState((s) => {
     const known = s.turns[running.turnId];
+    // A snapshot that arrives after the turn's end was heard is old news.
+    if (known && !known.running && !known.lost) return s;
     const heard = unknownText.get(running.turnId) ?? '';
     unknownText.delete(running.turnId);
     const text = joinSnapshot(running.text, known ? known.text : heard);
     const turn: LiveTurn = {
       turnId: running.turnId, kbId, conversationId, question: '', questionStored: true, userMessageId: running.userMessageId,
-      answerStored: false, text, steps: running.steps, running: true, stopping: known?.stopping ?? false, error: null,
+      answerStored: false, text, running: true, stopping: known?.stopping ?? false, error: null, since: known?.since ?? ++clock,
+      steps: known && known.steps.length > running.steps.length ? known.steps : running.steps,
     };
     return { turns: { ...s.turns, [running.turnId]: turn } };
   });
 }
 
 /**
- * The conversation has no running turn: any turn this window still thinks runs there ended while
- * it was not listening (its answer, if stored, came with the messages).
+ * The conversation had no running turn when asked (`asked`): any turn this window followed before then
+ * and still thinks runs there ended while it was not listening (its answer, if stored, came with the messages).
  */
-function settle(conversationId: string): void {
+function settle(conversationId: string, asked: number): void {
   useChat.setState((s) => {
-    const stale = Object.values(s.turns).filter((t) => t.conversationId === conversationId && (t.running || t.lost));
+    const stale = Object.values(s.turns).filter(
+      (t) => t.conversationId === conversationId && (t.running || t.lost) && (t.since ?? 0) < asked,
+    );
     if (stale.length === 0) return s;
     const stored = new Set((s.messages[conversationId] ?? []).map((m) => m.turn?.turnId));
     const turns = { ...s.turns };
