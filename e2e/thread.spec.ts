@@ -111,6 +111,7 @@ test('a running answer survives a reload and streams in a second tab, which cann
 });
 
 test('retrieval steps show above the answer being written, per conversation, folded when done', async ({ page, served }) => {
+  test.setTimeout(120_000);
   served.ollama.onChat(slowReply(100));
   await ask(page, 'What is the retry policy?');
   const thread = page.getByRole('region', { name: 'Conversation' });
@@ -129,6 +130,17 @@ test('retrieval steps show above the answer being written, per conversation, fol
   await expect(steps.getByRole('listitem').last()).toHaveText('Answering…');
   await waitTurnEnded(page, /^Done$/);
   await expect(steps.getByRole('listitem')).toHaveText([/^Found \d+ pages?$/, 'Done']);
+
+  // Asking at once after opening a conversation (before it has loaded) still shows the new turn.
+  const list = page.getByRole('navigation', { name: 'Conversations' });
+  await list.getByRole('button', { name: 'New conversation' }).click();
+  served.ollama.onChat(slowReply(60));
+  await list.getByRole('button', { name: /^What is the retry/ }).click();
+  await ask(page, 'And the timeout?');
+  await expect(steps.last().getByRole('listitem').last()).toHaveText('Answering…');
+  await expect(page.getByRole('button', { name: 'Stop answer' })).toBeVisible();
+  await waitTurnEnded(page, /^Done$/);
+  await expect(page.getByRole('article', { name: 'Answer' })).toHaveCount(2);
 });
 
 test('Stop registers at once during a half-megabyte streamed answer', async ({ page, served }) => {
@@ -144,14 +156,7 @@ test('Stop registers at once during a half-megabyte streamed answer', async ({ p
   const stop = page.getByRole('button', { name: 'Stop answer' });
   await expect(stop).toBeVisible();
   const clicked = Date.now();
-  page.on('request', (r) => {
-    if (r.postData()?.includes('chat.cancel')) console.log(`cancel sent after ${Date.now() - clicked} ms`);
-  });
-  page.on('response', async (r) => {
-    if (r.request().postData()?.includes('chat.cancel')) console.log(`cancel answered after ${Date.now() - clicked} ms`);
-  });
   await stop.click();
-  console.log(`click returned after ${Date.now() - clicked} ms`);
   await waitTurnEnded(page, /^Stopped$/);
   const took = Date.now() - clicked;
   const shown = await lastAnswer(page).evaluate((el) => el.textContent!.length);

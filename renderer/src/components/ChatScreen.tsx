@@ -169,10 +169,15 @@ function useFollow(conversationId: string | null, follow: MutableRefObject<(() =
     const el = scroller.current;
     const inner = content.current;
     if (!el || !inner) return;
+    let last = el.scrollTop;
     const onScroll = (): void => {
       const atEnd = el.scrollHeight - el.scrollTop - el.clientHeight < AT_END_PX;
-      pinned.current = atEnd;
-      setBehind(!atEnd);
+      // Only the person scrolling up stops the following; content changing under the view does not.
+      if (atEnd) pinned.current = true;
+      else if (el.scrollTop < last) pinned.current = false;
+      last = el.scrollTop;
+      setBehind(!pinned.current);
+      if (pinned.current && !atEnd) toEnd();
     };
     const grown = new ResizeObserver(() => (pinned.current ? toEnd() : onScroll()));
     grown.observe(inner);
