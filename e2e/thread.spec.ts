@@ -24,9 +24,14 @@ function scrollTop(page: Page): Promise<number> {
   return page.locator('.thread').evaluate((el) => el.scrollTop);
 }
 
+/** The list of conversations. */
+function conversations(page: Page) {
+  return page.getByRole('navigation', { name: 'Conversations' });
+}
+
 /** Ask a first question whose answer is far taller than the window, and wait for it. */
 async function longHistory(page: Page, served: { ollama: { onChat(r: unknown): void } }): Promise<void> {
-  const paragraphs = Array.from({ length: 60 }, (_, i) => `Paragraph ${i + 1} of an earlier answer about the gateway [1].`);
+  const paragraphs = Array.from({ length: 60 }, (_, i) => `Paragraph ${i + 1} of an earlier answer [1].`);
   served.ollama.onChat({ chunks: tokens(paragraphs.join('\n\n')) });
   await ask(page, 'Tell me everything about the gateway.');
   await waitTurnEnded(page, /^Done$/);
@@ -34,8 +39,8 @@ async function longHistory(page: Page, served: { ollama: { onChat(r: unknown): v
 
 test('a new turn scrolls into view and is followed; scrolling up stops following; Stop never moves the view', async ({ page, served }) => {
   await longHistory(page, served);
-  await page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: 'New conversation' }).click();
-  await page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: /^Tell me everything/ }).click();
+  await conversations(page).getByRole('button', { name: 'New conversation' }).click();
+  await conversations(page).getByRole('button', { name: /^Tell me everything/ }).click();
   await expect(lastAnswer(page)).toContainText('Paragraph 60');
 
   served.ollama.onChat(slowReply(150));
@@ -79,7 +84,7 @@ test('a running answer survives a reload and streams in a second tab, which cann
   await other.goto(served.url);
   await other.getByRole('heading', { level: 1, name: 'Library' }).click();
   await showScreen(other, 'Chat');
-  await other.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: /^What is the retry/ }).click();
+  await conversations(other).getByRole('button', { name: /^What is the retry/ }).click();
   await expect(other.getByRole('article', { name: 'Your message' })).toHaveText('What is the retry policy?');
   await expect(lastAnswer(other)).toContainText('Sentence 1 of a long answer');
   await expect(lastAnswer(other)).toContainText('Sentence 8 ', { timeout: 15_000 });
@@ -123,10 +128,10 @@ test('retrieval steps show above the answer being written, per conversation, fol
   expect(stepsBox.y).toBeLessThan(answerBox.y);
 
   // Another conversation shows none of this turn's steps.
-  await page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: 'New conversation' }).click();
+  await conversations(page).getByRole('button', { name: 'New conversation' }).click();
   await expect(page.getByRole('heading', { name: 'New conversation' })).toBeVisible();
   await expect(page.getByRole('list', { name: 'Turn progress' })).toHaveCount(0);
-  await page.getByRole('navigation', { name: 'Conversations' }).getByRole('button', { name: /^What is the retry/ }).click();
+  await conversations(page).getByRole('button', { name: /^What is the retry/ }).click();
   await expect(steps.getByRole('listitem').last()).toHaveText('Answering…');
   await waitTurnEnded(page, /^Done$/);
   await expect(steps.getByRole('listitem')).toHaveText([/^Found \d+ pages?$/, 'Done']);

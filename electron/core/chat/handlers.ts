@@ -71,7 +71,8 @@ export function chatHandlers(
       deps.turns.assertFree(turnId);
       // One answer at a time per conversation: a second one would interleave with the first in its history.
       if (deps.turns.progressOf(conversation.id)) {
-        throw new SiftError('conflict', 'This conversation is still answering. Wait for the answer or stop it, then ask again.');
+        const why = 'This conversation is still answering. Wait for the answer or stop it, then ask again.';
+        throw new SiftError('conflict', why);
       }
       const history = listMessages(db, conversation.id);
       const userMessage = addMessage(db, conversation.id, 'user', args.message, null);

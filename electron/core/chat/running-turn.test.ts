@@ -51,7 +51,8 @@ describe("a conversation's running turn", () => {
     expect(out.end).toBe('answer.done');
     const stored = await bench.sift.invoke('conversations.get', { id: first.conversationId });
     const messages = stored.ok ? (stored.value as { messages: { content: string }[] }).messages : [];
-    expect(messages.map((m) => m.content.slice(0, 6))).toEqual(['First ', 'First.', 'Second', expect.stringMatching(/^w0 /)]);
+    const starts = messages.map((m) => m.content.slice(0, 6));
+    expect(starts).toEqual(['First ', 'First.', 'Second', expect.stringMatching(/^w0 /)]);
   });
 });
 

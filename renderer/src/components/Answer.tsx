@@ -80,7 +80,8 @@ const PARTS_PER_FRAME = 2;
  * frame, so finishing (or stopping) a megabyte answer does not freeze the window. Short finished
  * answers render in one pass.
  */
-export function PartedAnswer({ content, turn, onOpenPassage, streaming }: Omit<AnswerProps, 'offset' | 'part'> & { streaming: boolean }) {
+export function PartedAnswer(props: Omit<AnswerProps, 'offset' | 'part'> & { streaming: boolean }) {
+  const { content, turn, onOpenPassage, streaming } = props;
   const cut = useRef<AnswerParts | null>(null);
   const whole = !streaming && content.length < PARTED_FROM;
   const parts = useMemo(() => (whole ? null : (cut.current = cutAnswer(content, cut.current))), [content, whole]);

@@ -34,7 +34,7 @@ export function ChatScreen({ kb }: { kb: KnowledgeBase }) {
     [kb.id, read],
   );
   const live = Object.values(turns).filter(
-    (t) => t.kbId === kb.id && t.conversationId === current && (t.running || t.lost || (t.error !== null && !t.answerStored)),
+    (t) => t.kbId === kb.id && t.conversationId === current && (t.running || !!t.lost || (t.error !== null && !t.answerStored)),
   );
   const running = live.find((t) => t.running) ?? null;
 
@@ -113,7 +113,9 @@ function Thread({ kb, conversationId, live, openSource, follow }: ThreadProps) {
               <Fragment key={m.id}>
                 <UserMessage content={m.content} pages={pages} onOpen={openSource} />
                 {failed && <TurnProgress steps={failed.steps} running={false} />}
-                {failed && <StreamingAnswer text={failed.text} error={failed.error ?? lostNote(t, failed)} onOpen={openSource} />}
+                {failed && (
+                  <StreamingAnswer text={failed.text} error={failed.error ?? lostNote(t, failed)} onOpen={openSource} />
+                )}
               </Fragment>
             );
           })}

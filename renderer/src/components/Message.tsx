@@ -54,7 +54,11 @@ export function StreamingAnswer({ text, error, onOpen }: { text: string; error: 
   const { t } = useTranslation();
   return (
     <div className="message assistant streaming" role="article" aria-label={t('chat.answer')} aria-busy={!error}>
-      {text ? <PartedAnswer content={text} turn={null} onOpenPassage={onOpen} streaming /> : !error && <p className="thinking">{t('chat.thinking')}</p>}
+      {text ? (
+        <PartedAnswer content={text} turn={null} onOpenPassage={onOpen} streaming />
+      ) : (
+        !error && <p className="thinking">{t('chat.thinking')}</p>
+      )}
       {error && (
         <p role="alert" className="turn-note failed">
           {error}

@@ -91,7 +91,8 @@ export const useChat = create<ChatState>((set, get) => ({
     const result = await client.invoke('conversations.get', { id: conversationId });
     if (!result.ok) return;
     const { messages, running } = result.value;
-    set((s) => ({ messages: { ...s.messages, [conversationId]: mergeMessages(s.messages[conversationId], messages) } }));
+    const merged = (s: ChatState) => mergeMessages(s.messages[conversationId], messages);
+    set((s) => ({ messages: { ...s.messages, [conversationId]: merged(s) } }));
     if (running) adopt(kbId, conversationId, running);
     else settle(conversationId, asked);
   },
@@ -116,7 +117,9 @@ export const useChat = create<ChatState>((set, get) => ({
   interrupt() {
     set((s) => {
       const turns = { ...s.turns };
-      for (const t of Object.values(turns)) if (t.running) turns[t.turnId] = { ...t, running: false, stopping: false, lost: true };
+      for (const t of Object.values(turns)) {
+        if (t.running) turns[t.turnId] = { ...t, running: false, stopping: false, lost: true };
+      }
       return { turns };
     });
   },
@@ -218,8 +221,9 @@ function adopt(kbId: string, conversationId: string, running: RunningTurn): void
     unknownText.delete(running.turnId);
     const text = joinSnapshot(running.text, known ? known.text : heard);
     const turn: LiveTurn = {
-      turnId: running.turnId, kbId, conversationId, question: '', questionStored: true, userMessageId: running.userMessageId,
-      answerStored: false, text, running: true, stopping: known?.stopping ?? false, error: null, since: known?.since ?? ++clock,
+      turnId: running.turnId, kbId, conversationId, question: '', questionStored: true,
+      userMessageId: running.userMessageId, answerStored: false, text, running: true,
+      stopping: known?.stopping ?? false, error: null, since: known?.since ?? ++clock,
       steps: known && known.steps.length > running.steps.length ? known.steps : running.steps,
     };
     return { turns: { ...s.turns, [running.turnId]: turn } };
