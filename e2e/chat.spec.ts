@@ -30,7 +30,11 @@ test('an answer streams with the retrieval steps in order; [1] opens its passage
   await snap(page, testInfo, '11-streaming');
 
   await waitTurnEnded(page, /^Done$/);
-  await expect(page.getByRole('list', { name: 'Turn progress' }).getByRole('listitem')).toHaveText(['Searching…', /^Found \d+ pages?$/, 'Answering…', 'Done']);
+  // Done, the steps fold to one line above the answer; they open to the whole list.
+  const steps = page.getByRole('list', { name: 'Turn progress' });
+  await expect(steps.getByRole('listitem')).toHaveText([/^Found \d+ pages?$/, 'Done']);
+  await page.getByRole('button', { name: 'Show steps' }).click();
+  await expect(steps.getByRole('listitem')).toHaveText(['Searching…', /^Found \d+ pages?$/, 'Answering…', 'Done']);
   await expect(answer.locator('strong')).toHaveText('30 seconds'); // Markdown, not raw asterisks
   await expect(answer.getByRole('button', { name: /^Citation 1: / })).toHaveCount(2);
   await expect(answer.getByRole('button', { name: /^Citation 2: / })).toHaveCount(1);

@@ -42,9 +42,10 @@ export function lastAnswer(page: Page) {
   return page.getByRole('article', { name: 'Answer' }).last();
 }
 
-/** Wait for the current turn to end (the status bar's last step is no longer "Answering…"). */
+/** Wait for the latest turn of the thread to end (its last step, above its answer, is no longer "Answering…"). */
 export async function waitTurnEnded(page: Page, last: RegExp = /^(Done|Stopped|Answered with passages only.*)$/): Promise<void> {
-  await expect(page.getByRole('list', { name: 'Turn progress' }).getByRole('listitem').last()).toHaveText(last, { timeout: 30_000 });
+  const steps = page.getByRole('list', { name: 'Turn progress' }).last();
+  await expect(steps.getByRole('listitem').last()).toHaveText(last, { timeout: 30_000 });
 }
 
 /** A value kept on the page's window (e.g. a marker that a reload would lose); this e2e code has no DOM types. */

@@ -103,3 +103,33 @@ export const LlmStatus = z.object({
   message: z.string().nullable(),
 });
 export type LlmStatus = z.infer<typeof LlmStatus>;
+
+/** One thing a running turn did so far, as its events said it: searches, tool calls, the start of the answer. */
+export const TurnStep = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('searching'), query: z.string() }),
+  z.object({
+    kind: z.literal('found'), count: z.number().int(), paths: z.array(z.string()),
+    /** Identifier-like words of the query that occur nowhere in the knowledge base. */
+    noExactMatch: z.array(z.string()).optional(),
+  }),
+  z.object({ kind: z.literal('empty'), noExactMatch: z.array(z.string()).optional() }),
+  z.object({ kind: z.literal('search-failed'), message: z.string() }),
+  z.object({ kind: z.literal('tool'), name: z.string() }),
+  z.object({ kind: z.literal('tool-result'), name: z.string(), ok: z.boolean(), summary: z.string() }),
+  z.object({ kind: z.literal('answering') }),
+]);
+export type TurnStep = z.infer<typeof TurnStep>;
+
+/**
+ * A turn still being answered, as a client that (re)opens its conversation needs it to keep streaming: the
+ * answer so far and the steps so far. Later events of the same `turnId` continue it.
+ */
+export const RunningTurn = z.object({
+  turnId: z.string(),
+  /** The question's stored message. */
+  userMessageId: z.string(),
+  /** The answer streamed so far. */
+  text: z.string(),
+  steps: z.array(TurnStep),
+});
+export type RunningTurn = z.infer<typeof RunningTurn>;

@@ -20,6 +20,12 @@ export interface SiftTransport {
   invoke(op: string, args: unknown): Promise<Result<unknown>>;
   /** Listen to one event; returns a function that stops listening. */
   subscribe(event: string, listener: (payload: unknown) => void): () => void;
+  /**
+   * Listen to the connection to the host: `false` when it is lost (the host went away), `true` when it is
+   * (re)established. Events sent while it was lost are gone, so a listener reloads what it shows on `true`.
+   * Optional: a transport that cannot lose its host (Electron's, in-process) never reports.
+   */
+  onConnection?(listener: (connected: boolean) => void): () => void;
 }
 
 /** The typed client: every operation and event of the contract, validated on arrival. */
@@ -30,6 +36,8 @@ export interface SiftClient {
   call<N extends OpName>(op: N, args: OpArgs<N>): Promise<OpResult<N>>;
   /** Listen to one event; returns a function that stops listening. */
   subscribe<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+  /** Listen to the connection to the host (see {@link SiftTransport.onConnection}); returns a function that stops. */
+  onConnection(listener: (connected: boolean) => void): () => void;
 }
 
 /** Build the typed client over a transport. */
@@ -61,6 +69,9 @@ export function createClient(transport: SiftTransport): SiftClient {
         const parsed = events[event].safeParse(payload);
         if (parsed.success) listener(parsed.data as EventPayload<typeof event>);
       });
+    },
+    onConnection(listener) {
+      return transport.onConnection?.(listener) ?? (() => undefined);
     },
   };
 }

@@ -4,7 +4,7 @@
  * Hosts (Electron IPC, HTTP/SSE, CLI) and clients derive everything from these tables.
  */
 import { z } from 'zod';
-import { ChatMessage, Citation, Conversation, Decision, LlmStatus, Reference, TurnInfo } from './chat-models';
+import { ChatMessage, Citation, Conversation, Decision, LlmStatus, Reference, RunningTurn, TurnInfo } from './chat-models';
 import { Settings, SettingsPatch } from './settings';
 import { AppInfo, Evidence, Folder, IngestStatus, KnowledgeBase, ModelProgress, ManifestRow, PageDetail, PageSummary, SearchMode, SearchResult } from './models';
 
@@ -50,7 +50,15 @@ export const operations = {
   'conversations.create': op(z.object({ kb: KbRef, title: z.string().trim().max(200).optional() }), Conversation),
   'conversations.rename': op(z.object({ id: z.string().min(1), title: z.string().trim().min(1).max(200) }), Conversation),
   'conversations.delete': op(z.object({ id: z.string().min(1) }), z.object({ id: z.string() })),
-  'conversations.get': op(z.object({ id: z.string().min(1) }), z.object({ conversation: Conversation, messages: z.array(ChatMessage) })),
+  'conversations.get': op(
+    z.object({ id: z.string().min(1) }),
+    z.object({
+      conversation: Conversation,
+      messages: z.array(ChatMessage),
+      /** The turn still being answered in this conversation (its partial answer and steps), or null. */
+      running: RunningTurn.nullable().default(null),
+    }),
+  ),
 
   /** Start a chat turn; it runs in the background and streams events carrying `turnId`. */
   'chat.send': op(

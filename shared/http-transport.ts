@@ -22,7 +22,16 @@ export function createHttpTransport(options: HttpTransportOptions = {}): SiftTra
   const base = (options.baseUrl ?? '').replace(/\/$/, '');
   const headers: Record<string, string> = options.token ? { authorization: `Bearer ${options.token}` } : {};
   const listeners = new Map<string, Set<Listener>>();
+  const connectionListeners = new Set<(connected: boolean) => void>();
   let stream: AbortController | null = null;
+  // Unknown until the first attempt: only a change is reported, and a first success is one.
+  let connected: boolean | null = null;
+
+  function setConnected(now: boolean): void {
+    if (connected === now) return;
+    connected = now;
+    for (const fn of connectionListeners) fn(now);
+  }
 
   async function invoke(op: string, args: unknown): Promise<Result<unknown>> {
     const res = await fetch(`${base}/api/invoke`, {
@@ -51,6 +60,7 @@ export function createHttpTransport(options: HttpTransportOptions = {}): SiftTra
   async function readStream(controller: AbortController): Promise<void> {
     const res = await fetch(`${base}/api/events`, { headers, signal: controller.signal, credentials: 'same-origin' });
     if (!res.ok || !res.body) throw new Error(`event stream refused: HTTP ${res.status}`);
+    setConnected(true);
     const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = '';
     for (;;) {
@@ -79,6 +89,7 @@ export function createHttpTransport(options: HttpTransportOptions = {}): SiftTra
         } catch {
           // dropped or refused: wait and reconnect while someone still listens
         }
+        if (!controller.signal.aborted) setConnected(false);
         if (!controller.signal.aborted) await new Promise((r) => setTimeout(r, retry));
       }
     };
@@ -94,6 +105,13 @@ export function createHttpTransport(options: HttpTransportOptions = {}): SiftTra
       ensureStream();
       return () => {
         set.delete(listener);
+      };
+    },
+    onConnection(listener) {
+      connectionListeners.add(listener);
+      ensureStream();
+      return () => {
+        connectionListeners.delete(listener);
       };
     },
     close() {

@@ -79,7 +79,9 @@ export const kbCommands: Record<string, Command> = {
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a number from 0 to 65535, got ${flags.port}`);
       installProcessGuard();
       const staticDir = flags.static ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../out/renderer');
-      const host = await startHttpHost(sift, { port, staticDir });
+      // A supervisor restarting the host may keep its token, so tabs already open reconnect to the new process.
+      const token = process.env.SIFT_HOST_TOKEN || undefined;
+      const host = await startHttpHost(sift, { port, staticDir, token });
       io.out(`Sift is running at ${host.url}`);
       const stop = () => void host.close().then(() => sift.close()).then(() => process.exit(0));
       process.once('SIGINT', stop);

@@ -69,4 +69,6 @@ Environment:
   SIFT_MODEL_DIR              a local folder holding embedding model files (works offline)
   SIFT_MODEL_HOST             a Hugging Face mirror to download the model from
   OLLAMA_HOST                 the Ollama server (default http://127.0.0.1:11434)
+  SIFT_HOST_TOKEN             serve: use this token instead of a random one (keeps open tabs
+                              working across a restart; keep it secret)
 `;

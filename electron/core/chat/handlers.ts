@@ -39,6 +39,8 @@ export function chatHandlers(
   deps: { llm: () => LlmClient; settings: () => ChatSettings; embedder: QueryEmbedder; searchOptions?: SearchOptions; turns: TurnRegistry },
 ): Pick<Handlers, 'conversations.list' | 'conversations.create' | 'conversations.rename' | 'conversations.delete' | 'conversations.get' | 'chat.send' | 'chat.cancel' | 'llm.status'> {
   const db = ctx.appDb;
+  // Every running turn keeps its answer and steps so far, for clients that open its conversation later.
+  ctx.events.onAny((event, payload) => deps.turns.note(event, payload));
   return {
     async 'conversations.list'({ kb }) {
       return listConversations(db, resolveKb(ctx, kb).id);
@@ -58,7 +60,8 @@ export function chatHandlers(
       return { id };
     },
     async 'conversations.get'({ id }) {
-      return { conversation: getConversation(db, id), messages: listMessages(db, id) };
+      const conversation = getConversation(db, id);
+      return { conversation, messages: listMessages(db, id), running: deps.turns.progressOf(id) };
     },
 
     async 'chat.send'(args) {
@@ -68,6 +71,11 @@ export function chatHandlers(
       if (kbId && conversation.kbId !== kbId) throw new SiftError('invalid_argument', `conversation ${conversation.id} belongs to another knowledge base`);
       const turnId = args.turnId ?? randomUUID();
       deps.turns.assertFree(turnId);
+      // One answer at a time per conversation: a second one would interleave with the first in its history.
+      if (deps.turns.progressOf(conversation.id)) {
+        const why = 'This conversation is still answering. Wait for the answer or stop it, then ask again.';
+        throw new SiftError('conflict', why);
+      }
       const history = listMessages(db, conversation.id);
       const userMessage = addMessage(db, conversation.id, 'user', args.message, null);
       ctx.events.emit('turn.started', { turnId, conversationId: conversation.id, userMessageId: userMessage.id });
@@ -80,7 +88,7 @@ export function chatHandlers(
       };
       const turnDeps = { appDb: db, events: ctx.events, llm: deps.llm(), logsDir: path.join(ctx.dataDir, 'logs'), settings: deps.settings(), search, readPage: kbId ? readPageOf(ctx, kbId) : null,
         metaPassages: kbId ? () => kbMetaPassages(ctx.kbFiles.get(kbId)) : undefined };
-      const owner = { conversationId: conversation.id, kbId: conversation.kbId };
+      const owner = { conversationId: conversation.id, kbId: conversation.kbId, userMessageId: userMessage.id };
       deps.turns.start(turnId, owner, (signal) => runTurn(request, turnDeps, signal));
       return { turnId, conversationId: conversation.id, userMessageId: userMessage.id };
     },

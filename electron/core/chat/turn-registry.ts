@@ -3,7 +3,9 @@
  * every turn of a conversation or knowledge base about to be deleted can be stopped first, and shutdown can wait for
  * all of them. A turn that throws is logged here and never becomes an unhandled rejection.
  */
+import type { RunningTurn as TurnProgress } from '../../../shared/chat-models';
 import { SiftError } from '../../../shared/errors';
+import { stepOfEvent } from '../../../shared/turn-steps';
 
 /** Whose a turn is. */
 export interface TurnOwner {
@@ -15,6 +17,10 @@ export interface TurnOwner {
 interface RunningTurn extends TurnOwner {
   abort: AbortController;
   done: Promise<void>;
+  /** The answer and steps so far, for a client that opens the conversation mid-answer. */
+  progress: TurnProgress;
+  /** True once its answer (or failure) is stored and sent; it may still be finishing up. */
+  answered: boolean;
 }
 
 /** Turns in progress, for cancelling and for a clean shutdown. */
@@ -25,16 +31,51 @@ export class TurnRegistry {
    * Start a turn; `run` receives its abort signal. Throws SiftError `conflict` when a turn with this id is still
    * running (the first one could no longer be cancelled). Whatever `run` throws is logged, never rethrown.
    */
-  start(turnId: string, owner: TurnOwner, run: (signal: AbortSignal) => Promise<unknown>): void {
+  start(
+    turnId: string,
+    owner: TurnOwner & { userMessageId?: string },
+    run: (signal: AbortSignal) => Promise<unknown>,
+  ): void {
     this.assertFree(turnId);
     const abort = new AbortController();
-    const done = new Promise<unknown>((resolve) => resolve(run(abort.signal)))
+    const progress: TurnProgress = { turnId, userMessageId: owner.userMessageId ?? '', text: '', steps: [] };
+    const { conversationId, kbId } = owner;
+    const turn: RunningTurn = { conversationId, kbId, abort, progress, answered: false, done: Promise.resolve() };
+    // Registered before `run` starts: a turn may emit its first events synchronously.
+    this.running.set(turnId, turn);
+    turn.done = new Promise<unknown>((resolve) => resolve(run(abort.signal)))
       .then(
         () => undefined,
         (err: unknown) => console.error(`[sift] chat turn ${turnId} failed unexpectedly:`, err),
       )
       .finally(() => this.running.delete(turnId));
-    this.running.set(turnId, { ...owner, abort, done });
+  }
+
+  /**
+   * Note one of a turn's streamed events (every event goes here; those of turns not running are ignored),
+   * keeping the turn's answer and steps so far.
+   */
+  note(event: string, payload: unknown): void {
+    const turnId = (payload as { turnId?: unknown } | null)?.turnId;
+    const turn = typeof turnId === 'string' ? this.running.get(turnId) : undefined;
+    if (!turn) return;
+    if (event === 'answer.done' || event === 'answer.failed') turn.answered = true;
+    const { progress } = turn;
+    const step = stepOfEvent(event, payload, progress.steps.some((s) => s.kind === 'answering'));
+    if (step) progress.steps.push(step);
+    if (event === 'answer.token') progress.text += (payload as { text: string }).text;
+  }
+
+  /**
+   * The turn still answering in a conversation, with its answer and steps so far (a copy), or null. A turn
+   * whose answer is already stored no longer counts, though it may still be finishing up.
+   */
+  progressOf(conversationId: string): TurnProgress | null {
+    for (const turn of this.running.values()) {
+      if (turn.conversationId !== conversationId || turn.answered) continue;
+      return { ...turn.progress, steps: [...turn.progress.steps] };
+    }
+    return null;
   }
 
   /** Throws SiftError `conflict` when a turn with this id is running. */

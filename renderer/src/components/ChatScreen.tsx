@@ -1,9 +1,10 @@
 /** The chat screen: conversations, the open conversation with its composer, and the source reader. */
-import { Fragment, useCallback, useEffect, useRef } from 'react';
+import { Fragment, useCallback, useEffect, useLayoutEffect, useRef, useState, type MutableRefObject } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { IngestStatus, KnowledgeBase } from '../../../shared/models';
 import { useChat, type LiveTurn } from '../state/chat';
+import { useConnection } from '../state/connection';
 import { isIndexing, useIngest } from '../state/ingest';
 import { usePages } from '../state/pages';
 import { useUi } from '../state/ui';
@@ -12,6 +13,7 @@ import { ConversationList } from './ConversationList';
 import { EmptyState } from './EmptyState';
 import { AssistantMessage, StreamingAnswer, UserMessage, type OpenSource } from './Message';
 import { PageView } from './PageView';
+import { TurnProgress } from './TurnProgress';
 
 const NONE: never[] = [];
 
@@ -20,7 +22,10 @@ export function ChatScreen({ kb }: { kb: KnowledgeBase }) {
   const { t } = useTranslation();
   const current = useChat((s) => s.current[kb.id] ?? null);
   const turns = useChat((s) => s.turns);
-  const { send, cancel } = useChat();
+  const { send, cancel, restore } = useChat();
+  const connected = useConnection((s) => s.connected);
+  const follow = useRef<(() => void) | null>(null);
+  useEffect(() => void restore(kb.id), [kb.id, restore]);
   const pages = usePages((s) => s.pages[kb.id] ?? NONE);
   const reader = usePages((s) => (s.reader?.kbId === kb.id ? s.reader : null));
   const { read, closeReader } = usePages();
@@ -28,7 +33,9 @@ export function ChatScreen({ kb }: { kb: KnowledgeBase }) {
     (t) => read(kb.id, t.pagePath, t.start !== undefined && t.end !== undefined ? { start: t.start, end: t.end } : null),
     [kb.id, read],
   );
-  const live = Object.values(turns).filter((t) => t.kbId === kb.id && t.conversationId === current && (t.running || (t.error !== null && !t.answerStored)));
+  const live = Object.values(turns).filter(
+    (t) => t.kbId === kb.id && t.conversationId === current && (t.running || !!t.lost || (t.error !== null && !t.answerStored)),
+  );
   const running = live.find((t) => t.running) ?? null;
   const screenRef = useComposerHeight();
 
@@ -36,13 +43,22 @@ export function ChatScreen({ kb }: { kb: KnowledgeBase }) {
     <div ref={screenRef} className={reader ? 'chat-screen with-reader' : 'chat-screen'}>
       <ConversationList kbId={kb.id} />
       <section className="thread-column" aria-label={t('chat.conversation')}>
-        <Thread kb={kb} conversationId={current} live={live} openSource={openSource} />
+        {!connected && (
+          <p role="alert" className="connection-notice">
+            {t('chat.disconnected')}
+          </p>
+        )}
+        <Thread kb={kb} conversationId={current} live={live} openSource={openSource} follow={follow} />
         <Composer
           pages={pages}
           running={!!running}
           stopping={running?.stopping ?? false}
           placeholder={t('chat.askPlaceholder')}
-          onSend={(text) => send(kb.id, text)}
+          onSend={(text) => {
+            // Sending shows the new question, and the answer is followed as it streams.
+            follow.current?.();
+            return send(kb.id, text);
+          }}
           onStop={() => running && void cancel(running.turnId)}
         />
       </section>
@@ -76,64 +92,126 @@ function useComposerHeight() {
   return ref;
 }
 
-function Thread({ kb, conversationId, live, openSource }: { kb: KnowledgeBase; conversationId: string | null; live: LiveTurn[]; openSource: OpenSource }) {
+interface ThreadProps {
+  kb: KnowledgeBase;
+  conversationId: string | null;
+  live: LiveTurn[];
+  openSource: OpenSource;
+  /** Set by the thread: scroll to the end and follow what arrives (the composer calls it on send). */
+  follow: MutableRefObject<(() => void) | null>;
+}
+
+function Thread({ kb, conversationId, live, openSource, follow }: ThreadProps) {
   const { t } = useTranslation();
   const messages = useChat((s) => (conversationId ? (s.messages[conversationId] ?? NONE) : NONE));
+  const turns = useChat((s) => s.turns);
   const pages = usePages((s) => s.pages[kb.id] ?? NONE);
   const status = useIngest((s) => s.status[kb.id]);
   const conversationCount = useChat((s) => s.conversations[kb.id]?.length ?? 0);
   const show = useUi((s) => s.show);
-  const scroller = useRef<HTMLDivElement>(null);
-  const pinned = useRef(true);
-  const shownFor = useRef<string | null>(null);
-  const streamed = live.map((t) => t.text.length).join();
+  const empty = messages.length === 0 && live.length === 0;
+  const { scroller, content, behind, jump } = useFollow(conversationId, follow, !empty);
 
-  // Opening a conversation shows its latest messages.
-  useEffect(() => {
-    const el = scroller.current;
-    if (!el || messages.length === 0 || shownFor.current === conversationId) return;
-    shownFor.current = conversationId;
-    el.scrollTop = el.scrollHeight;
-  }, [conversationId, messages.length]);
-
-  // Follow the answer while it streams, unless the person scrolled up to read. When it ends, stay
-  // put: the references appear below without pulling the answer's start out of view.
-  useEffect(() => {
-    const el = scroller.current;
-    if (el && pinned.current && live.length > 0) el.scrollTop = el.scrollHeight;
-  }, [streamed, live.length]);
-
-  if (messages.length === 0 && live.length === 0) {
+  if (empty) {
     return <div className="thread empty-thread">{emptyState(t, kb, pages.length, conversationCount, status, () => show('folders', 'folder-path'))}</div>;
   }
   return (
-    <div
-      ref={scroller}
-      className="thread"
-      onScroll={(e) => {
-        const el = e.currentTarget;
-        pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < 48;
-      }}
-    >
-      {messages.map((m) => {
-        if (m.role === 'assistant') return <AssistantMessage key={m.id} message={m} onOpen={openSource} />;
-        // A turn that failed before any answer text keeps its error right under its question.
-        const failed = live.find((t) => !t.running && t.userMessageId === m.id);
-        return (
-          <Fragment key={m.id}>
-            <UserMessage content={m.content} pages={pages} onOpen={openSource} />
-            {failed && <StreamingAnswer text={failed.text} error={failed.error} onOpen={openSource} />}
-          </Fragment>
-        );
-      })}
-      {live.filter((t) => t.running || !t.questionStored).map((t) => (
-        <div key={t.turnId} className="live-turn">
-          {!t.questionStored && <UserMessage content={t.question} pages={pages} onOpen={openSource} />}
-          <StreamingAnswer text={t.text} error={t.error} onOpen={openSource} />
+    <div className="thread-frame">
+      <div ref={scroller} className="thread">
+        <div ref={content} className="thread-content">
+          {messages.map((m) => {
+            if (m.role === 'assistant') {
+              const steps = m.turn ? turns[m.turn.turnId]?.steps : undefined;
+              return (
+                <Fragment key={m.id}>
+                  {steps && <TurnProgress steps={steps} running={false} />}
+                  <AssistantMessage message={m} onOpen={openSource} />
+                </Fragment>
+              );
+            }
+            // A turn that failed before any answer text keeps its error right under its question.
+            const failed = live.find((t) => !t.running && t.userMessageId === m.id);
+            return (
+              <Fragment key={m.id}>
+                <UserMessage content={m.content} pages={pages} onOpen={openSource} />
+                {failed && <TurnProgress steps={failed.steps} running={false} />}
+                {failed && (
+                  <StreamingAnswer text={failed.text} error={failed.error ?? lostNote(t, failed)} onOpen={openSource} />
+                )}
+              </Fragment>
+            );
+          })}
+          {live.filter((t) => t.running || !t.questionStored).map((t) => (
+            <div key={t.turnId} className="live-turn">
+              {!t.questionStored && <UserMessage content={t.question} pages={pages} onOpen={openSource} />}
+              <TurnProgress steps={t.steps} running={t.running} />
+              <StreamingAnswer text={t.text} error={t.error} onOpen={openSource} />
+            </div>
+          ))}
         </div>
-      ))}
+      </div>
+      {behind && (
+        <button type="button" className="jump-latest" onClick={jump}>
+          {t('chat.jumpToLatest')} ↓
+        </button>
+      )}
     </div>
   );
+}
+
+function lostNote(t: TFunction, turn: LiveTurn): string | null {
+  return turn.lost ? t('chat.lost') : null;
+}
+
+/** How close to the end (px) still counts as "at the latest": the thread follows new text from there. */
+const AT_END_PX = 48;
+
+/**
+ * Keep the thread at its end while the person is there: new text, references and new turns scroll
+ * into view. Scrolling up stops following (and offers a jump back); nothing else moves the view.
+ */
+function useFollow(conversationId: string | null, follow: MutableRefObject<(() => void) | null>, shown: boolean) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const content = useRef<HTMLDivElement>(null);
+  const pinned = useRef(true);
+  const [behind, setBehind] = useState(false);
+  const toEnd = useCallback(() => {
+    const el = scroller.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, []);
+  const jump = useCallback(() => {
+    pinned.current = true;
+    setBehind(false);
+    toEnd();
+  }, [toEnd]);
+  follow.current = jump;
+
+  // Opening a conversation shows its latest messages.
+  useLayoutEffect(jump, [conversationId, shown, jump]);
+
+  useEffect(() => {
+    const el = scroller.current;
+    const inner = content.current;
+    if (!el || !inner) return;
+    let last = el.scrollTop;
+    const onScroll = (): void => {
+      const atEnd = el.scrollHeight - el.scrollTop - el.clientHeight < AT_END_PX;
+      // Only the person scrolling up stops the following; content changing under the view does not.
+      if (atEnd) pinned.current = true;
+      else if (el.scrollTop < last) pinned.current = false;
+      last = el.scrollTop;
+      setBehind(!pinned.current);
+      if (pinned.current && !atEnd) toEnd();
+    };
+    const grown = new ResizeObserver(() => (pinned.current ? toEnd() : onScroll()));
+    grown.observe(inner);
+    el.addEventListener('scroll', onScroll, { passive: true });
+    return () => {
+      grown.disconnect();
+      el.removeEventListener('scroll', onScroll);
+    };
+  }, [shown, toEnd]);
+  return { scroller, content, behind, jump };
 }
 
 function emptyState(

@@ -4,7 +4,7 @@ import type { ChatMessage } from '../../../shared/chat-models';
 import type { PageSummary, Passage } from '../../../shared/models';
 import { splitRefs } from '../lib/mention';
 import { useChat } from '../state/chat';
-import { Answer } from './Answer';
+import { PartedAnswer } from './Answer';
 import { AnswerActions } from './AnswerActions';
 import { TurnFooter } from './References';
 
@@ -39,7 +39,7 @@ export function AssistantMessage({ message, onOpen }: { message: ChatMessage; on
   return (
     <div className="message assistant" role="article" aria-label={t('chat.answer')}>
       {message.content ? (
-        <Answer content={message.content} turn={message.turn} onOpenPassage={onOpen} />
+        <PartedAnswer content={message.content} turn={message.turn} onOpenPassage={onOpen} streaming={false} />
       ) : (
         <p className="muted">{t('chat.noText')}</p>
       )}
@@ -49,12 +49,16 @@ export function AssistantMessage({ message, onOpen }: { message: ChatMessage; on
   );
 }
 
-/** The answer while it streams: Markdown as it arrives, a caret, and chips pending their check. */
+/** The answer while it streams: Markdown as it arrives (only its last block re-rendered), a caret, chips pending. */
 export function StreamingAnswer({ text, error, onOpen }: { text: string; error: string | null; onOpen: OpenSource }) {
   const { t } = useTranslation();
   return (
     <div className="message assistant streaming" role="article" aria-label={t('chat.answer')} aria-busy={!error}>
-      {text ? <Answer content={text} turn={null} onOpenPassage={onOpen} /> : !error && <p className="thinking">{t('chat.thinking')}</p>}
+      {text ? (
+        <PartedAnswer content={text} turn={null} onOpenPassage={onOpen} streaming />
+      ) : (
+        !error && <p className="thinking">{t('chat.thinking')}</p>
+      )}
       {error && (
         <p role="alert" className="turn-note failed">
           {error}

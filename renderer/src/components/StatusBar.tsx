@@ -1,80 +1,21 @@
 /**
- * The status bar: the retrieval steps of the current turn as they happen, indexing progress of the
- * selected knowledge base (or a model download), and the Ollama connection with its model.
+ * The status bar: indexing progress of the selected knowledge base (or a model download), and the
+ * Ollama connection with its model. (A turn's steps show in the thread, above its answer.)
  */
-import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { useFormats } from '../i18n';
-import type { TurnStep } from '../state/chat';
-import { useChat } from '../state/chat';
 import { isIndexing, progressOf, useIngest } from '../state/ingest';
 import { useKbs } from '../state/kbs';
 import { useLlm } from '../state/llm';
-
-/** The words the status bar uses for a turn step, in the UI's language. */
-export function stepText(step: TurnStep, t: TFunction): string {
-  switch (step.kind) {
-    case 'searching':
-      return t('steps.searching');
-    case 'found':
-      return t('steps.found', { count: step.paths.length }) + noExactMatchText(step.noExactMatch, t);
-    case 'empty':
-      return t('steps.empty') + noExactMatchText(step.noExactMatch, t);
-    case 'search-failed':
-      return t('steps.searchFailed');
-    case 'tool':
-      return t('steps.tool', { name: step.name });
-    case 'tool-result':
-      // A tool's summary comes from the core and is shown as it is.
-      return step.ok ? step.summary || t('steps.toolDone', { name: step.name }) : t('steps.toolFailed', { name: step.name, summary: step.summary });
-    case 'answering':
-      return t('steps.answering');
-    case 'done':
-      if (step.status === 'cancelled') return t('steps.stopped');
-      if (step.status === 'llm_unavailable') return t('steps.extractive');
-      return t('steps.done');
-    case 'failed':
-      return t('steps.failed', { message: step.message });
-  }
-}
-
-/** The note added to a search step when identifiers of the question occur nowhere in the knowledge base. */
-function noExactMatchText(words: string[] | undefined, t: TFunction): string {
-  return words && words.length > 0 ? ` · ${t('steps.noExactMatch', { words: words.join(', ') })}` : '';
-}
 
 /** The bar along the bottom of the window. */
 export function StatusBar() {
   const { t } = useTranslation();
   return (
     <footer className="statusbar" aria-label={t('status.bar')}>
-      <TurnSteps />
       <Indexing />
       <Ollama />
     </footer>
-  );
-}
-
-function TurnSteps() {
-  const { t } = useTranslation();
-  const turn = useChat((s) => (s.activeTurnId ? s.turns[s.activeTurnId] : undefined));
-  // "Ready" would contradict the indexing figures beside it while the selected knowledge base indexes.
-  const kbId = useKbs((s) => s.selectedKbId);
-  const indexing = useIngest((s) => (kbId ? isIndexing(s.status[kbId]) : false));
-  return (
-    <div className="status-turn" role="status" aria-live="polite">
-      {turn && turn.steps.length > 0 ? (
-        <ol className="steps" aria-label={t('status.turnProgress')}>
-          {turn.steps.map((step, i) => (
-            <li key={i} className={`step ${step.kind}`}>
-              {stepText(step, t)}
-            </li>
-          ))}
-        </ol>
-      ) : (
-        <span className="muted">{turn?.running ? t('status.starting') : indexing ? '' : t('status.ready')}</span>
-      )}
-    </div>
   );
 }
 

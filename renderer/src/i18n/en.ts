@@ -82,6 +82,11 @@ export const en = {
     answer: 'Answer',
     noText: '(no answer text)',
     thinking: 'Searching and thinking…',
+    jumpToLatest: 'Jump to latest',
+    showSteps: 'Show steps',
+    hideSteps: 'Hide steps',
+    disconnected: 'Lost the connection to Sift. Reconnecting…',
+    lost: 'The connection to Sift was lost while this answer was being written.',
   },
   composer: {
     question: 'Question',

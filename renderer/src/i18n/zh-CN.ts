@@ -79,6 +79,11 @@ export const zhCN: Translation = {
     answer: '回答',
     noText: '（没有回答内容）',
     thinking: '正在搜索和思考…',
+    jumpToLatest: '跳到最新',
+    showSteps: '显示步骤',
+    hideSteps: '隐藏步骤',
+    disconnected: '与 Sift 的连接已断开，正在重新连接…',
+    lost: '写这条回答时与 Sift 的连接断开了。',
   },
   composer: {
     question: '问题',

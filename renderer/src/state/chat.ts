@@ -5,24 +5,22 @@
  * the conversation's messages and the steps stay for the status bar.
  */
 import { create } from 'zustand';
-import type { ChatMessage, Conversation, Decision, TurnInfo } from '../../../shared/chat-models';
+import type { ChatMessage, Conversation, Decision, RunningTurn, TurnInfo } from '../../../shared/chat-models';
+import type { TurnStep as RunningStep } from '../../../shared/chat-models';
+import { stepOfEvent } from '../../../shared/turn-steps';
 import { client } from '../client';
 import { i18n } from '../i18n';
+import { rememberConversation, rememberedConversation } from '../lib/open-conversation';
+import { joinSnapshot, TokenBatcher } from '../lib/stream-text';
 import { useLlm } from './llm';
 
 /** One thing a turn did, in the order it happened. */
 export type TurnStep =
-  | { kind: 'searching'; query: string }
-  | { kind: 'found'; count: number; paths: string[]; noExactMatch?: string[] }
-  | { kind: 'empty'; noExactMatch?: string[] }
-  | { kind: 'search-failed'; message: string }
-  | { kind: 'tool'; name: string }
-  | { kind: 'tool-result'; name: string; ok: boolean; summary: string }
-  | { kind: 'answering' }
+  | RunningStep
   | { kind: 'done'; status: TurnInfo['status']; decision: Decision }
   | { kind: 'failed'; message: string };
 
-/** A turn started from this window. */
+/** A turn this window follows: started here, or found running in a conversation it shows. */
 export interface LiveTurn {
   turnId: string;
   kbId: string | null;
@@ -41,6 +39,10 @@ export interface LiveTurn {
   stopping: boolean;
   /** Why the turn failed, when it did. */
   error: string | null;
+  /** True when the connection to the host was lost while it ran (its end was not heard). */
+  lost?: boolean;
+  /** When this window began following it (see `clock`): a snapshot asked for earlier knows nothing of it. */
+  since?: number;
 }
 
 interface ChatState {
@@ -53,6 +55,12 @@ interface ChatState {
   activeTurnId: string | null;
   loadConversations(kbId: string): Promise<void>;
   open(kbId: string, conversationId: string): Promise<void>;
+  /** Reopen the conversation this tab had open in `kbId` before a reload (once per knowledge base). */
+  restore(kbId: string): Promise<void>;
+  /** Reload what the open conversations show, after the connection to the host came back. */
+  reload(): Promise<void>;
+  /** The connection to the host was lost: running turns can no longer be heard, so they stop answering. */
+  interrupt(): void;
   startNew(kbId: string): void;
   /** Rename a conversation; returns an error message, or null. */
   rename(kbId: string, id: string, title: string): Promise<string | null>;
@@ -78,12 +86,47 @@ export const useChat = create<ChatState>((set, get) => ({
   },
 
   async open(kbId, conversationId) {
+    rememberConversation(kbId, conversationId);
     set((s) => ({ current: { ...s.current, [kbId]: conversationId } }));
+    const asked = ++clock;
     const result = await client.invoke('conversations.get', { id: conversationId });
-    if (result.ok) set((s) => ({ messages: { ...s.messages, [conversationId]: mergeMessages(s.messages[conversationId], result.value.messages) } }));
+    if (!result.ok) return;
+    const { messages, running } = result.value;
+    const merged = (s: ChatState) => mergeMessages(s.messages[conversationId], messages);
+    set((s) => ({ messages: { ...s.messages, [conversationId]: merged(s) } }));
+    if (running) adopt(kbId, conversationId, running);
+    else settle(conversationId, asked);
+  },
+
+  async restore(kbId) {
+    if (kbId in get().current) return;
+    const id = rememberedConversation(kbId);
+    set((s) => ({ current: { ...s.current, [kbId]: id } }));
+    if (id) await get().open(kbId, id);
+  },
+
+  async reload() {
+    const { current } = get();
+    await Promise.all(
+      Object.entries(current).map(async ([kbId, id]) => {
+        await get().loadConversations(kbId);
+        if (id) await get().open(kbId, id);
+      }),
+    );
+  },
+
+  interrupt() {
+    set((s) => {
+      const turns = { ...s.turns };
+      for (const t of Object.values(turns)) {
+        if (t.running) turns[t.turnId] = { ...t, running: false, stopping: false, lost: true };
+      }
+      return { turns };
+    });
   },
 
   startNew(kbId) {
+    rememberConversation(kbId, null);
     set((s) => ({ current: { ...s.current, [kbId]: null } }));
   },
 
@@ -108,6 +151,7 @@ export const useChat = create<ChatState>((set, get) => ({
     const turnId = crypto.randomUUID();
     const turn: LiveTurn = {
       turnId, kbId, conversationId, question: text, questionStored: false, userMessageId: null, answerStored: false, text: '', steps: [], running: true, stopping: false, error: null,
+      since: ++clock,
     };
     set((s) => ({ turns: { ...s.turns, [turnId]: turn }, activeTurnId: turnId }));
     // The UI's language, so what Sift writes itself into the answer (the no-model notice) matches it.
@@ -121,6 +165,7 @@ export const useChat = create<ChatState>((set, get) => ({
     const question: ChatMessage = {
       id: sent.userMessageId, conversationId: sent.conversationId, role: 'user', content: text, createdAt: new Date().toISOString(), turn: null,
     };
+    if ((get().current[kbId] ?? null) === conversationId) rememberConversation(kbId, sent.conversationId);
     set((s) => ({
       current: (s.current[kbId] ?? null) === conversationId ? { ...s.current, [kbId]: sent.conversationId } : s.current,
       messages: { ...s.messages, [sent.conversationId]: insertBeforeAnswer(s.messages[sent.conversationId], question, s.turns[turnId]) },
@@ -161,7 +206,54 @@ function insertBeforeAnswer(list: ChatMessage[] | undefined, question: ChatMessa
   return [...messages.slice(0, answerAt), question, ...messages.slice(answerAt)];
 }
 
+/** Orders what this window asked and what it began to follow, so a late answer cannot undo newer news. */
+let clock = 0;
+
+/** Tokens heard for turns this window does not follow (yet), kept briefly in case it adopts them. */
+const unknownText = new Map<string, string>();
+const UNKNOWN_KEPT = 8;
+
+/** Follow a turn found running in a conversation this window shows, with its answer and steps so far. */
+function adopt(kbId: string, conversationId: string, running: RunningTurn): void {
+  batcher.flush();
+  useChat.setState((s) => {
+    const known = s.turns[running.turnId];
+    // A snapshot that arrives after the turn's end was heard is old news.
+    if (known && !known.running && !known.lost) return s;
+    const heard = unknownText.get(running.turnId) ?? '';
+    unknownText.delete(running.turnId);
+    const text = joinSnapshot(running.text, known ? known.text : heard);
+    const turn: LiveTurn = {
+      turnId: running.turnId, kbId, conversationId, question: '', questionStored: true,
+      userMessageId: running.userMessageId, answerStored: false, text, running: true,
+      stopping: known?.stopping ?? false, error: null, since: known?.since ?? ++clock,
+      steps: known && known.steps.length > running.steps.length ? known.steps : running.steps,
+    };
+    return { turns: { ...s.turns, [running.turnId]: turn } };
+  });
+}
+
+/**
+ * The conversation had no running turn when asked (`asked`): any turn this window followed before then
+ * and still thinks runs there ended while it was not listening (its answer, if stored, came with the messages).
+ */
+function settle(conversationId: string, asked: number): void {
+  useChat.setState((s) => {
+    const stale = Object.values(s.turns).filter(
+      (t) => t.conversationId === conversationId && (t.running || t.lost) && (t.since ?? 0) < asked,
+    );
+    if (stale.length === 0) return s;
+    const stored = new Set((s.messages[conversationId] ?? []).map((m) => m.turn?.turnId));
+    const turns = { ...s.turns };
+    for (const t of stale) {
+      turns[t.turnId] = { ...t, running: false, stopping: false, lost: false, answerStored: stored.has(t.turnId) };
+    }
+    return { turns };
+  });
+}
+
 function step(turnId: string, next: TurnStep, change: Partial<LiveTurn> = {}): void {
+  batcher.flush();
   useChat.setState((s) => {
     const turn = s.turns[turnId];
     if (!turn) return s;
@@ -171,12 +263,18 @@ function step(turnId: string, next: TurnStep, change: Partial<LiveTurn> = {}): v
 
 /** Put a turn's stored message into its conversation and close the turn. */
 function finish(turnId: string, message: ChatMessage | null, last: TurnStep, error: string | null): void {
+  batcher.flush();
+  unknownText.delete(turnId);
   useChat.setState((s) => {
     const turn = s.turns[turnId];
-    if (!turn) return s;
-    const messages = message
+    const conversationId = message?.conversationId;
+    // Another tab's turn in a conversation shown here: its answer joins the messages all the same.
+    const shown = !!conversationId && s.messages[conversationId] !== undefined;
+    if (!turn && !shown) return s;
+    const messages = message && (turn || shown)
       ? { ...s.messages, [message.conversationId]: [...(s.messages[message.conversationId] ?? []).filter((m) => m.id !== message.id), message] }
       : s.messages;
+    if (!turn) return { messages };
     const ended = { ...turn, running: false, stopping: false, error, answerStored: !!message, steps: [...turn.steps, last] };
     return { messages, turns: { ...s.turns, [turnId]: ended } };
   });
@@ -185,23 +283,53 @@ function finish(turnId: string, message: ChatMessage | null, last: TurnStep, err
   void useLlm.getState().refresh();
 }
 
-client.subscribe('search.started', ({ turnId, query }) => step(turnId, { kind: 'searching', query }));
-client.subscribe('search.done', ({ turnId, count, paths, noExactMatch }) =>
-  step(turnId, { kind: 'found', count, paths, noExactMatch }),
-);
-client.subscribe('search.empty', ({ turnId, noExactMatch }) => step(turnId, { kind: 'empty', noExactMatch }));
-client.subscribe('search.failed', ({ turnId, message }) => step(turnId, { kind: 'search-failed', message }));
-client.subscribe('tool.called', ({ turnId, name }) => step(turnId, { kind: 'tool', name }));
-client.subscribe('tool.result', ({ turnId, name, ok, summary }) => step(turnId, { kind: 'tool-result', name, ok, summary }));
-client.subscribe('answer.token', ({ turnId, text }) => {
+/** Apply a frame's worth of streamed tokens at once: one store update, one render, per frame. */
+const batcher = new TokenBatcher((batch) => {
   useChat.setState((s) => {
-    const turn = s.turns[turnId];
-    if (!turn) return s;
-    const first = turn.text === '' && !turn.steps.some((x) => x.kind === 'answering');
-    const steps: TurnStep[] = first ? [...turn.steps, { kind: 'answering' }] : turn.steps;
-    return { turns: { ...s.turns, [turnId]: { ...turn, text: turn.text + text, steps } } };
+    const turns = { ...s.turns };
+    for (const [turnId, text] of batch) {
+      const turn = turns[turnId];
+      if (!turn) {
+        keepUnknown(turnId, text);
+        continue;
+      }
+      const first = !turn.steps.some((x) => x.kind === 'answering');
+      const steps: TurnStep[] = first ? [...turn.steps, { kind: 'answering' }] : turn.steps;
+      turns[turnId] = { ...turn, text: turn.text + text, steps };
+    }
+    return { turns };
   });
 });
+
+function keepUnknown(turnId: string, text: string): void {
+  unknownText.set(turnId, (unknownText.get(turnId) ?? '') + text);
+  if (unknownText.size > UNKNOWN_KEPT) unknownText.delete(unknownText.keys().next().value!);
+}
+
+/** A turn started somewhere (maybe another tab): follow it when its conversation is shown here. */
+function turnStarted(turnId: string, conversationId: string): void {
+  const s = useChat.getState();
+  if (s.turns[turnId]) return;
+  const kbId = Object.keys(s.current).find((kb) => s.current[kb] === conversationId);
+  if (kbId) void s.open(kbId, conversationId);
+  // Its conversation may be new, or its message count changed: refresh the lists shown.
+  for (const kb of Object.keys(s.conversations)) void s.loadConversations(kb);
+}
+
+const onStep = (event: string) => (payload: { turnId: string }) => {
+  const turn = useChat.getState().turns[payload.turnId];
+  const next = stepOfEvent(event, payload, turn?.steps.some((x) => x.kind === 'answering') ?? false);
+  if (next) step(payload.turnId, next);
+};
+
+client.subscribe('turn.started', ({ turnId, conversationId }) => turnStarted(turnId, conversationId));
+client.subscribe('search.started', onStep('search.started'));
+client.subscribe('search.done', onStep('search.done'));
+client.subscribe('search.empty', onStep('search.empty'));
+client.subscribe('search.failed', onStep('search.failed'));
+client.subscribe('tool.called', onStep('tool.called'));
+client.subscribe('tool.result', onStep('tool.result'));
+client.subscribe('answer.token', ({ turnId, text }) => batcher.add(turnId, text));
 client.subscribe('answer.done', ({ turnId, message, decision }) => {
   finish(turnId, message, { kind: 'done', status: message.turn?.status ?? 'complete', decision }, null);
 });

@@ -1,0 +1,75 @@
+/**
+ * What a turn did, shown in the thread just above its answer: each step as it happens while it runs
+ * (searching → found N pages / nothing / search failed → answering), then one line once it ended,
+ * which opens to the full list.
+ */
+import { useState } from 'react';
+import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
+import type { TurnStep } from '../state/chat';
+
+/** The words for a turn step, in the UI's language. */
+export function stepText(step: TurnStep, t: TFunction): string {
+  switch (step.kind) {
+    case 'searching':
+      return t('steps.searching');
+    case 'found':
+      return t('steps.found', { count: step.paths.length }) + noExactMatchText(step.noExactMatch, t);
+    case 'empty':
+      return t('steps.empty') + noExactMatchText(step.noExactMatch, t);
+    case 'search-failed':
+      return t('steps.searchFailed');
+    case 'tool':
+      return t('steps.tool', { name: step.name });
+    case 'tool-result':
+      // A tool's summary comes from the core and is shown as it is.
+      if (step.ok) return step.summary || t('steps.toolDone', { name: step.name });
+      return t('steps.toolFailed', { name: step.name, summary: step.summary });
+    case 'answering':
+      return t('steps.answering');
+    case 'done':
+      if (step.status === 'cancelled') return t('steps.stopped');
+      if (step.status === 'llm_unavailable') return t('steps.extractive');
+      return t('steps.done');
+    case 'failed':
+      return t('steps.failed', { message: step.message });
+  }
+}
+
+/** The note added to a search step when identifiers of the question occur nowhere in the knowledge base. */
+function noExactMatchText(words: string[] | undefined, t: TFunction): string {
+  return words && words.length > 0 ? ` · ${t('steps.noExactMatch', { words: words.join(', ') })}` : '';
+}
+
+/** The step that says what retrieval found (the last one that does), for the collapsed line. */
+function retrievalOf(steps: TurnStep[]): TurnStep | undefined {
+  return [...steps].reverse().find((s) => s.kind === 'found' || s.kind === 'empty' || s.kind === 'search-failed');
+}
+
+/** A turn's steps: all of them while it runs, one line (that opens) once it ended. */
+export function TurnProgress({ steps, running }: { steps: TurnStep[]; running: boolean }) {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  if (steps.length === 0) return null;
+  const ended = !running;
+  const last = steps[steps.length - 1]!;
+  // An ended turn's line: what retrieval found and how the turn ended (not "Answering…" when its end went unheard).
+  const end = last.kind === 'done' || last.kind === 'failed' ? last : undefined;
+  const shown = ended && !open ? [retrievalOf(steps), end].filter((s) => s !== undefined) : steps;
+  return (
+    <div className={ended ? 'turn-progress ended' : 'turn-progress'} role={running ? 'status' : undefined}>
+      <ol className="steps" aria-label={t('status.turnProgress')}>
+        {shown.map((step, i) => (
+          <li key={i} className={`step ${step.kind}`}>
+            {stepText(step, t)}
+          </li>
+        ))}
+      </ol>
+      {ended && (open || steps.length > shown.length) && (
+        <button type="button" className="link-button" aria-expanded={open} onClick={() => setOpen(!open)}>
+          {open ? t('chat.hideSteps') : t('chat.showSteps')}
+        </button>
+      )}
+    </div>
+  );
+}
