@@ -87,7 +87,7 @@ export function distinctiveTerms(db: Database.Database, query: string, from = CO
 
 /** How the keyword stage ranks. */
 export interface KeywordOptions {
-  /** Weight of the section's bm25 added to the chunk's own. Default SECTION_WEIGHT (0 = chunks alone; 0–10). */
+  /** Weight of the section's bm25 added to the chunk's own. Default SECTION_WEIGHT (0 = chunks alone; 0–100). */
   sectionWeight?: number;
   /** Chunks read per chunk returned, which section evidence may reorder. Default CANDIDATE_FACTOR (1–10). */
   candidateFactor?: number;
