@@ -19,22 +19,10 @@ export const COMMON_TERM_SHARE = 0.25;
  *  notes a word in a quarter of them can still be the one that matters. */
 export const COMMON_TERMS_FROM = 10_000;
 
-/**
- * How many times an identifier of the query counts in the chunk bm25 (1–5): FTS5's bm25 sums over
- * the phrases of the MATCH expression, so an identifier written twice there weighs twice. An
- * identifier names one thing, where a plain word as rare says less (in a handful of notes
- * `E_CONN_RESET` can be as rare as "to"). SciFact train nDCG@10: 1 → 0.699, 2 → 0.700.
- */
-export const IDENTIFIER_WEIGHT = 2;
-
-/**
- * The FTS5 MATCH expression for these terms, or null when there are none; each term in `heavy` is
- * written IDENTIFIER_WEIGHT times (matching is the same, its bm25 weight multiplied).
- */
-export function matchExpression(terms: string[], heavy: ReadonlySet<string> = new Set()): string | null {
+/** The FTS5 MATCH expression for these terms, or null when there are none. */
+export function matchExpression(terms: string[]): string | null {
   if (terms.length === 0) return null;
-  const quoted = (t: string) => `"${t.replace(/"/g, '""')}"`;
-  return terms.flatMap((t) => Array<string>(heavy.has(t) ? IDENTIFIER_WEIGHT : 1).fill(quoted(t))).join(' OR ');
+  return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
 }
 
 /** The terms the keyword stage searches for, and the identifiers of the query the knowledge base never holds. */
@@ -64,38 +52,31 @@ export function keywordTerms(db: Database.Database, query: string): KeywordTerms
 }
 
 /**
- * English function words. Section evidence leaves them out (see contentTerms); the chunk bm25 keeps
- * them, for the short questions and small knowledge bases where they still tell notes apart. Not
- * listed: words that carry meaning in a question (not, no, how, why), "may" (also a month), and
- * "are"/"was": leaving those out too cost a paraphrased question of sift-bilingual its place (en-08).
+ * English function words, left out of a query that has other terms. In a small knowledge base
+ * (below COMMON_TERMS_FROM) no term is too common to search, and there a chunk that shares only
+ * "to" with "is E_CONN_RESET safe to retry" outranked the one naming E_CONN_RESET: in six notes the
+ * two are equally rare, and the shorter chunk wins bm25. Words that carry meaning in a question
+ * (not, no, how, why) are kept.
  */
 export const FUNCTION_WORDS = [
   'a', 'an', 'the', 'and', 'or', 'but', 'if', 'then', 'than', 'as', 'at', 'by', 'for', 'from', 'in', 'into',
-  'of', 'on', 'onto', 'to', 'with', 'is', 'were', 'be', 'been', 'being', 'am', 'do', 'does', 'did',
+  'of', 'on', 'onto', 'to', 'with', 'is', 'are', 'was', 'were', 'be', 'been', 'being', 'am', 'do', 'does', 'did',
   'it', 'its', 'this', 'that', 'these', 'those', 'there', 'their', 'they', 'such', 'will', 'would', 'can',
-  'could', 'should', 'shall', 'might', 'has', 'have', 'had', 'i', 'we', 'you', 'my', 'our', 'your', 'me',
+  'could', 'should', 'shall', 'may', 'might', 'has', 'have', 'had', 'i', 'we', 'you', 'my', 'our', 'your', 'me',
   'what', 'which', 'who', 'whom', 'when', 'where',
 ] as const;
 /** FUNCTION_WORDS as index terms (stemmed as the index stems them, e.g. `does` → `doe`). */
 const FUNCTION_TERMS = new Set(FUNCTION_WORDS.flatMap((w) => tokenize(w)));
 
 /**
- * The terms that say what a question is about: `terms` without FUNCTION_WORDS, or all of them when
- * nothing else is left ("what is it"). A section is judged by how much of that it covers; a section
- * sharing only "to" with "is E_CONN_RESET safe to retry" covers none of it (beir-mini q1).
- */
-export function contentTerms(terms: string[]): string[] {
-  const content = terms.filter((t) => !FUNCTION_TERMS.has(t));
-  return content.length > 0 ? content : terms;
-}
-
-/**
- * The query's terms (see keywordTerms), without those in more than COMMON_TERM_SHARE of the chunks
- * of a knowledge base of at least `from` chunks (default COMMON_TERMS_FROM); all of them when every
- * term is that common.
+ * The query's terms (see keywordTerms) without FUNCTION_WORDS, and without those in more than
+ * COMMON_TERM_SHARE of the chunks of a knowledge base of at least `from` chunks (default
+ * COMMON_TERMS_FROM). A filter that would leave no term is not applied.
  */
 export function distinctiveTerms(db: Database.Database, query: string, from = COMMON_TERMS_FROM): string[] {
-  const { terms } = keywordTerms(db, query);
+  const { terms: all } = keywordTerms(db, query);
+  const worded = all.filter((t) => !FUNCTION_TERMS.has(t));
+  const terms = worded.length > 0 ? worded : all;
   if (terms.length < 2) return terms;
   const chunks = db.prepare(`SELECT count(*) FROM chunks`).pluck().get() as number;
   if (chunks < from) return terms;
@@ -156,15 +137,14 @@ export function keywordSearch(
 ): StageHit[] {
   if (pageIds && pageIds.length === 0) return [];
   const terms = distinctiveTerms(db, query);
-  const identifiers = new Set(queryWords(query).filter((w) => w.identifier).map((w) => w.term));
-  const match = matchExpression(terms, identifiers);
+  const match = matchExpression(terms);
   if (!match) return [];
   const weight = options.sectionWeight ?? SECTION_WEIGHT;
   const hits = bestChunks(db, match, limit * (options.candidateFactor ?? CANDIDATE_FACTOR), pageIds);
   if (weight === 0) return hits.slice(0, limit).map(({ chunkId, score }) => ({ chunkId, score }));
   const titleWeight = options.sectionTitleWeight ?? SECTION_TITLE_WEIGHT;
   const sectionCount = limit * (options.sectionFactor ?? SECTIONS_PER_RESULT);
-  const sections = bestSections(db, matchExpression(contentTerms(terms))!, sectionCount, pageIds, titleWeight);
+  const sections = bestSections(db, match, sectionCount, pageIds, titleWeight);
   return hits
     .map((hit) => ({ chunkId: hit.chunkId, score: hit.score + weight * (sections.get(hit.sectionId) ?? 0) }))
     .sort((a, b) => b.score - a.score || a.chunkId - b.chunkId)
