@@ -28,8 +28,8 @@ import { toIndexText } from '../electron/core/text/tokenize';
 import { benchCacheDir, chineseSentence, englishSentence, GENERATOR_VERSION, headingText } from './corpus';
 import { Random } from './random';
 
-/** Version of this builder's output (with the corpus generator's); part of the cache key. */
-export const SEARCH_KB_VERSION = 2;
+/** Version of this builder's output (with the corpus generator's); part of the cache key. 3: section keyword rows. */
+export const SEARCH_KB_VERSION = 3;
 /** Vector length of the synthetic model (the default model's). */
 export const DIMENSION = 384;
 /** Cluster centres ("topics"). */

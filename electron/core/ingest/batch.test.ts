@@ -55,12 +55,40 @@ describe('indexBatch', () => {
     const gateway = toIndexText('gateway'); // as stemmed for the index
     expect(db.prepare(`SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH ?`).pluck().get(gateway)).toBe(db.prepare(`SELECT count(*) FROM chunks`).pluck().get());
   });
+
+  it('writes a section-index row per section from its chunks\' tokens, as one segment; a re-index replaces it', async () => {
+    const [first, last] = [['alpha', 'bravo', 'charlie', 'delta'], ['xray', 'yankee', 'zulu', 'whisky']];
+    const sentences = (word: string) => Array.from({ length: 40 }, (_, i) => `Sentence ${i} about ${word}.`).join(' ');
+    const note = (n: number, word: string) => `# Note ${n}\n\n${first[n]}. ${sentences(word)} ${last[n]}.`;
+    const names = Array.from({ length: 4 }, (_, n) => `n${n}.md`);
+    const { db, jobs } = setup(Object.fromEntries(names.map((name, n) => [name, note(n, 'gateway')])));
+    await indexBatch(db, names.map(jobs));
+    expect(segmentCount(db, 'sections_fts')).toBe(1);
+    const find = (q: string) => db.prepare(`SELECT rowid FROM sections_fts WHERE sections_fts MATCH ? ORDER BY rowid`).pluck().all(q);
+    const sectionsOf = (page: string) =>
+      db.prepare(`SELECT DISTINCT c.section_id FROM chunks c JOIN pages p ON p.id = c.page_id WHERE p.path = ?`).pluck().all(page);
+    const gateway = `"${toIndexText('gateway')}"`;
+    expect(find(gateway)).toHaveLength(4);
+    // A note's first and last words lie in different chunks of its one section; its one row holds both.
+    const n0 = sectionsOf('wiki/n0.md');
+    expect(n0).toHaveLength(1);
+    expect(db.prepare(`SELECT count(*) FROM chunks WHERE section_id = ?`).pluck().get(n0[0])).toBeGreaterThan(1);
+    expect(find(`alpha AND ${toIndexText('xray')}`)).toEqual(n0);
+    fs.writeFileSync(jobs('n0.md').absPath, note(0, 'lighthouse'));
+    await indexBatch(db, [jobs('n0.md')]);
+    expect(find(gateway)).toHaveLength(3);
+    expect(find(`"${toIndexText('lighthouse')}"`)).toEqual(sectionsOf('wiki/n0.md'));
+    fs.rmSync(jobs('n1.md').absPath);
+    await indexBatch(db, [jobs('n1.md')]);
+    expect(find(gateway)).toHaveLength(2);
+  });
 });
 
 /**
  * Segments of the keyword index. FTS5 numbers its data rows (segment id << 37) + page; the averages
  * and structure records have segment 0, and tombstone pages ids of 2^16 and up.
  */
-function segmentCount(db: Database.Database): number {
-  return db.prepare(`SELECT count(DISTINCT id >> 37) FROM chunks_fts_data WHERE id >> 37 BETWEEN 1 AND 65535`).pluck().get() as number;
+function segmentCount(db: Database.Database, table = 'chunks_fts'): number {
+  const sql = `SELECT count(DISTINCT id >> 37) FROM ${table}_data WHERE id >> 37 BETWEEN 1 AND 65535`;
+  return db.prepare(sql).pluck().get() as number;
 }

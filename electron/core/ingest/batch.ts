@@ -6,7 +6,9 @@
  * exactly when the previous batch commits, instead of SQLite's sleep-and-retry.
  */
 import type Database from 'better-sqlite3';
-import { cached, documentAt, removeDocument, touchDocument, writeKeywordRows, writePage, writeProblem, type KeywordRow } from './page-store';
+import {
+  cached, documentAt, heldRows, removeDocument, touchDocument, writeKeywordRows, writePage, writeProblem, type HeldRows,
+} from './page-store';
 import { prepareFile, type FileJob, type FileOutcome } from './prepare';
 
 /** What became of one file of a batch, for the run's counters. */
@@ -55,7 +57,7 @@ export async function indexBatch(
 export function writeBatch(db: Database.Database, jobs: FileJob[], outcomes: FileOutcome[]): FileResult[] {
   return db
     .transaction(() => {
-      const keywordRows: KeywordRow[] = [];
+      const keywordRows = heldRows();
       const results = jobs.map((job, i) => applyOrFail(db, job, outcomes[i]!, keywordRows));
       writeKeywordRows(db, keywordRows);
       return results;
@@ -69,7 +71,7 @@ export function writeBatch(db: Database.Database, jobs: FileJob[], outcomes: Fil
  * retries it until the clash is gone. Checked before writing: inside the batch's transaction there
  * is no savepoint per file to roll back to.
  */
-function applyOrFail(db: Database.Database, job: FileJob, outcome: FileOutcome, keywordRows: KeywordRow[]): FileResult {
+function applyOrFail(db: Database.Database, job: FileJob, outcome: FileOutcome, keywordRows: HeldRows): FileResult {
   if (outcome.kind === 'page' && addressTaken(db, job)) {
     const reason = `its page address ${job.pagePath} is already used by another file; rename one of them`;
     writeProblem(db, { folder: job.folder, relPath: job.relPath, size: 0, mtimeMs: 0, sha256: null, status: 'failed', reason });
@@ -86,7 +88,7 @@ function addressTaken(db: Database.Database, job: FileJob): boolean {
   return owner !== undefined && (owner.folder !== job.folder || owner.relPath !== job.relPath);
 }
 
-function apply(db: Database.Database, job: FileJob, outcome: FileOutcome, keywordRows: KeywordRow[]): FileResult {
+function apply(db: Database.Database, job: FileJob, outcome: FileOutcome, keywordRows: HeldRows): FileResult {
   switch (outcome.kind) {
     case 'page':
       writePage(db, outcome.page, keywordRows);

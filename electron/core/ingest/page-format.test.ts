@@ -50,4 +50,30 @@ describe('page format', () => {
 
     expect((await sift.ingest(kb)).filesIndexed).toBe(0);
   });
+  it('gives a knowledge base indexed before the section keyword index its section rows', async () => {
+    const root = tempDir();
+    writeFiles(root, { 'a.md': '# Lighthouse\n\nThe keeper wrote.\n\n## Harbour\n\nThe master came.\n', 'b.md': 'cats\n' });
+    const dataDir = tempDir();
+    sift = openCore(dataDir);
+    const kb = await makeKb(sift, 'Old', [root]);
+    await sift.ingest(kb);
+    const sectionRows = (db: Database.Database) => db.prepare(`SELECT count(*) FROM sections_fts`).pluck().get();
+    // What a knowledge base of PAGE_FORMAT 2 looks like once migration 006 has run: an empty section index.
+    const db = new Database(dataPaths(dataDir).kbDb(kb));
+    try {
+      expect(sectionRows(db)).toBe(3);
+      db.prepare(`INSERT INTO sections_fts (sections_fts) VALUES ('delete-all')`).run();
+      db.prepare(`UPDATE kb_meta SET value = '2' WHERE key = 'page_format'`).run();
+      expect(sectionRows(db)).toBe(0);
+    } finally {
+      db.close();
+    }
+    expect((await sift.ingest(kb)).filesIndexed).toBe(2);
+    const after = new Database(dataPaths(dataDir).kbDb(kb), { readonly: true });
+    try {
+      expect(sectionRows(after)).toBe(3);
+    } finally {
+      after.close();
+    }
+  });
 });

@@ -47,8 +47,9 @@ export type FileOutcome =
  * The version of what preparing a file produces (canonical text, title, sections, chunks). Bump it
  * when any of them changes, so knowledge bases indexed before are indexed again even though their
  * files have not changed. 2: headings joined to their text; titles from level-1 headings only.
+ * 3: every section gets its row of the section keyword index (kb migration 006).
  */
-export const PAGE_FORMAT = 2;
+export const PAGE_FORMAT = 3;
 
 const SKIP_REASONS = new Set(['binary', 'unsupported', 'too_large', 'empty']);
 

@@ -7,9 +7,8 @@
  * them little weight, but scoring every chunk that has them is what makes a keyword search slow.
  */
 import type Database from 'better-sqlite3';
-import { queryTerms, queryWords } from '../text/tokenize';
+import { queryTerms, queryWords, tokenize } from '../text/tokenize';
 import type { StageHit } from './fusion';
-import { sectionScores, type PlacedHit } from './section-evidence';
 
 /** Column weights for bm25: body, title, path. Title matches count most. */
 export const KEYWORD_WEIGHTS = { body: 1, title: 4, path: 2 } as const;
@@ -53,12 +52,31 @@ export function keywordTerms(db: Database.Database, query: string): KeywordTerms
 }
 
 /**
- * The query's terms (see keywordTerms), without those in more than COMMON_TERM_SHARE of the chunks
- * of a knowledge base of at least `from` chunks (default COMMON_TERMS_FROM); all of them when every
- * term is that common.
+ * English function words, left out of a query that has other terms. In a small knowledge base
+ * (below COMMON_TERMS_FROM) no term is too common to search, and there a chunk that shares only
+ * "to" with "is E_CONN_RESET safe to retry" outranked the one naming E_CONN_RESET: in six notes the
+ * two are equally rare, and the shorter chunk wins bm25. Words that carry meaning in a question
+ * (not, no, how, why) are kept.
+ */
+export const FUNCTION_WORDS = [
+  'a', 'an', 'the', 'and', 'or', 'but', 'if', 'then', 'than', 'as', 'at', 'by', 'for', 'from', 'in', 'into',
+  'of', 'on', 'onto', 'to', 'with', 'is', 'are', 'was', 'were', 'be', 'been', 'being', 'am', 'do', 'does', 'did',
+  'it', 'its', 'this', 'that', 'these', 'those', 'there', 'their', 'they', 'such', 'will', 'would', 'can',
+  'could', 'should', 'shall', 'may', 'might', 'has', 'have', 'had', 'i', 'we', 'you', 'my', 'our', 'your', 'me',
+  'what', 'which', 'who', 'whom', 'when', 'where',
+] as const;
+/** FUNCTION_WORDS as index terms (stemmed as the index stems them, e.g. `does` → `doe`). */
+const FUNCTION_TERMS = new Set(FUNCTION_WORDS.flatMap((w) => tokenize(w)));
+
+/**
+ * The query's terms (see keywordTerms) without FUNCTION_WORDS, and without those in more than
+ * COMMON_TERM_SHARE of the chunks of a knowledge base of at least `from` chunks (default
+ * COMMON_TERMS_FROM). A filter that would leave no term is not applied.
  */
 export function distinctiveTerms(db: Database.Database, query: string, from = COMMON_TERMS_FROM): string[] {
-  const { terms } = keywordTerms(db, query);
+  const { terms: all } = keywordTerms(db, query);
+  const worded = all.filter((t) => !FUNCTION_TERMS.has(t));
+  const terms = worded.length > 0 ? worded : all;
   if (terms.length < 2) return terms;
   const chunks = db.prepare(`SELECT count(*) FROM chunks`).pluck().get() as number;
   if (chunks < from) return terms;
@@ -69,26 +87,46 @@ export function distinctiveTerms(db: Database.Database, query: string, from = CO
 
 /** How the keyword stage ranks. */
 export interface KeywordOptions {
-  /** Weight of the section's bm25 added to the chunk's own. Default SECTION_WEIGHT (0 = chunks alone; 0–10). */
+  /** Weight of the section's bm25 added to the chunk's own. Default SECTION_WEIGHT (0 = chunks alone; 0–100). */
   sectionWeight?: number;
-  /** Chunks read from FTS5 per chunk returned, the candidates section evidence may reorder. Default 1 (1–10). */
+  /** Chunks read per chunk returned, which section evidence may reorder. Default CANDIDATE_FACTOR (1–10). */
   candidateFactor?: number;
+  /** Sections read from the section index per chunk returned. Default SECTIONS_PER_RESULT (1–20). */
+  sectionFactor?: number;
+  /** Weight of the page title against the section's body in the section bm25. Default SECTION_TITLE_WEIGHT (0–10). */
+  sectionTitleWeight?: number;
 }
 
 /**
- * Weight of section evidence (see section-evidence.ts) against the chunk's own bm25. SciFact train
- * nDCG@10: 0 → 0.665, 0.5 → 0.685, 1 → 0.692, 2 → 0.691; but from 1 the hybrid en-paraphrase figures
- * of resources/eval/sift-bilingual drop (nDCG@10 0.598 → 0.538), so 0.5. Reading 2 or 4 candidates
- * per result instead of 1 changed nothing.
+ * Weight of the section's bm25 against the chunk's own: the section decides, the chunk's own score
+ * orders chunks within a section and breaks near ties. SciFact train nDCG@10 (keyword, 809 queries,
+ * candidates ×3, title 2): 0 → 0.670, 1 → 0.696, 2 → 0.698, 10 → 0.699, 100 → 0.696. Fusing ranks
+ * instead (reciprocal rank, k = 60) scored 0.695.
  */
-export const SECTION_WEIGHT = 0.5;
+export const SECTION_WEIGHT = 10;
+/** Sections ranked per chunk returned; chunks of sections below those keep their own score. 4 changed nothing. */
+export const SECTIONS_PER_RESULT = 2;
+/** Chunks read per chunk returned, the candidates section evidence reorders (SciFact: 1, 3 and 6 all 0.699). */
+export const CANDIDATE_FACTOR = 1;
+/**
+ * Title weight in the section bm25 (the section's body holds the title heading too).
+ * SciFact: 0 → 0.693, 2 → 0.699, 3 → 0.698.
+ */
+export const SECTION_TITLE_WEIGHT = 2;
+
+/** A chunk the keyword stage found, with its section. */
+interface PlacedHit {
+  chunkId: number;
+  score: number;
+  sectionId: number;
+}
 
 /**
  * Best `limit` chunks, as positive scores (higher is better), inside `pageIds` when given: FTS5
- * finds the best `limit × candidateFactor` chunks by bm25, and each is re-scored with the bm25 of
- * its whole section added, so the chunk of a section that answers the question throughout outranks
- * a chunk that happens to repeat one query word. An empty scope returns nothing without touching
- * the index.
+ * finds the best `limit × candidateFactor` chunks by bm25 and the best sections by the bm25 of the
+ * section index (written at ingest, see kb migration 006); each chunk's score gets its section's
+ * added, so the chunk of a section that answers the question throughout outranks a chunk that
+ * happens to repeat one query word. An empty scope returns nothing without touching the index.
  */
 export function keywordSearch(
   db: Database.Database,
@@ -102,26 +140,47 @@ export function keywordSearch(
   const match = matchExpression(terms);
   if (!match) return [];
   const weight = options.sectionWeight ?? SECTION_WEIGHT;
-  const hits = bestChunks(db, match, limit * (options.candidateFactor ?? 1), pageIds);
+  const hits = bestChunks(db, match, limit * (options.candidateFactor ?? CANDIDATE_FACTOR), pageIds);
   if (weight === 0) return hits.slice(0, limit).map(({ chunkId, score }) => ({ chunkId, score }));
-  const sections = sectionScores(db, terms, hits);
+  const titleWeight = options.sectionTitleWeight ?? SECTION_TITLE_WEIGHT;
+  const sectionCount = limit * (options.sectionFactor ?? SECTIONS_PER_RESULT);
+  const sections = bestSections(db, match, sectionCount, pageIds, titleWeight);
   return hits
     .map((hit) => ({ chunkId: hit.chunkId, score: hit.score + weight * (sections.get(hit.sectionId) ?? 0) }))
     .sort((a, b) => b.score - a.score || a.chunkId - b.chunkId)
     .slice(0, limit);
 }
 
-/** The best `count` chunks for a MATCH expression by weighted bm25, with where each lies. */
+/** The pages filter of a keyword query whose rowids are ids of `rows`, or '' without a scope. */
+function scopeClause(pageIds: number[] | null, rows: 'chunks' | 'sections'): string {
+  return pageIds ? `AND rowid IN (SELECT id FROM ${rows} WHERE page_id IN (SELECT value FROM json_each(?)))` : '';
+}
+
+/** The best `count` chunks for a MATCH expression by weighted bm25, with their sections. */
 function bestChunks(db: Database.Database, match: string, count: number, pageIds: number[] | null): PlacedHit[] {
   const { body, title, path } = KEYWORD_WEIGHTS;
   const bm25 = `bm25(chunks_fts, ${body}, ${title}, ${path})`;
-  const scoped = pageIds ? `AND rowid IN (SELECT id FROM chunks WHERE page_id IN (SELECT value FROM json_each(?)))` : '';
-  const sql = `SELECT h.chunkId, h.score, c.page_id AS pageId, c.section_id AS sectionId, c.start, c.end
+  const sql = `SELECT h.chunkId, h.score, c.section_id AS sectionId
                FROM (SELECT rowid AS chunkId, -${bm25} AS score FROM chunks_fts
-                     WHERE chunks_fts MATCH ? ${scoped} ORDER BY ${bm25} LIMIT ?) h
+                     WHERE chunks_fts MATCH ? ${scopeClause(pageIds, 'chunks')} ORDER BY ${bm25} LIMIT ?) h
                JOIN chunks c ON c.id = h.chunkId ORDER BY h.score DESC, h.chunkId`;
   const params: unknown[] = pageIds ? [match, JSON.stringify(pageIds), count] : [match, count];
   return db.prepare(sql).all(...params) as PlacedHit[];
+}
+
+/** The best `count` sections for a MATCH expression: section id → bm25 (positive, higher is better). */
+function bestSections(
+  db: Database.Database,
+  match: string,
+  count: number,
+  pageIds: number[] | null,
+  titleWeight: number,
+): Map<number, number> {
+  const bm25 = `bm25(sections_fts, 1, ${titleWeight})`;
+  const sql = `SELECT rowid, -${bm25} FROM sections_fts
+               WHERE sections_fts MATCH ? ${scopeClause(pageIds, 'sections')} ORDER BY ${bm25} LIMIT ?`;
+  const params: unknown[] = pageIds ? [match, JSON.stringify(pageIds), count] : [match, count];
+  return new Map(db.prepare(sql).raw().all(...params) as [number, number][]);
 }
 
 /** True when a query term occurs in the page's title tokens (the hit reason "title"). */

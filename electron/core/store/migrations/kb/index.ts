@@ -5,5 +5,6 @@ import { m002 } from './002-pages';
 import { m003 } from './003-contentless-fts';
 import { m004 } from './004-keyword-vocabulary';
 import { m005 } from './005-keyword-write-buffer';
+import { m006 } from './006-section-keywords';
 
-export const kbMigrations: readonly Migration[] = [m001, m002, m003, m004, m005];
+export const kbMigrations: readonly Migration[] = [m001, m002, m003, m004, m005, m006];

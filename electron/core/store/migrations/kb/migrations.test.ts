@@ -73,3 +73,21 @@ describe('005: keyword index write buffer', () => {
     db.close();
   });
 });
+
+describe('006: section keyword index', () => {
+  it('adds a contentless section index that deletes by rowid and writes a transaction as one segment', () => {
+    const db = new Database(path.join(tempDir(), 'kb.sqlite'));
+    migrate(db, kbMigrations, 'kb', 6);
+    db.exec(`
+      WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 50000)
+      INSERT INTO sections_fts (rowid, tokens, title) SELECT i, 'a' || i || ' b' || i || ' c' || i, 'gateway' FROM n`);
+    const segments = `SELECT count(DISTINCT id >> 37) FROM sections_fts_data WHERE id >> 37 BETWEEN 1 AND 65535`;
+    expect(db.prepare(segments).pluck().get()).toBe(1);
+    const find = (q: string) => db.prepare(`SELECT rowid FROM sections_fts WHERE sections_fts MATCH ?`).pluck().all(q);
+    expect(find('"a7"')).toEqual([7]);
+    expect(find('title:"gateway"')).toHaveLength(50000);
+    db.prepare(`DELETE FROM sections_fts WHERE rowid = 7`).run();
+    expect(find('"a7"')).toEqual([]);
+    db.close();
+  });
+});
