@@ -156,6 +156,7 @@ describe('function words', () => {
     const db = kbOf(NOTES_MINI);
     expect(distinctiveTerms(db, 'when does a token expire')).toEqual(['token', 'expir']);
     expect(distinctiveTerms(db, 'what is it')).toEqual(['what', 'is', 'it']);
+    expect(distinctiveTerms(db, 'token vs expire')).toEqual(['token', 'expir']);
     expect(FUNCTION_WORDS).not.toContain('not');
   });
 });

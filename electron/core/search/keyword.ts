@@ -64,6 +64,8 @@ export const FUNCTION_WORDS = [
   'it', 'its', 'this', 'that', 'these', 'those', 'there', 'their', 'they', 'such', 'will', 'would', 'can',
   'could', 'should', 'shall', 'may', 'might', 'has', 'have', 'had', 'i', 'we', 'you', 'my', 'our', 'your', 'me',
   'what', 'which', 'who', 'whom', 'when', 'where',
+  // "safeParse vs parse": a comparison's connector is not what is compared (it matched every "VS Code").
+  'vs', 'versus',
 ] as const;
 /** FUNCTION_WORDS as index terms (stemmed as the index stems them, e.g. `does` → `doe`). */
 const FUNCTION_TERMS = new Set(FUNCTION_WORDS.flatMap((w) => tokenize(w)));
