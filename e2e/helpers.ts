@@ -1,5 +1,6 @@
 /** Steps the end-to-end tests share, written the way a person works the UI (roles and labels only). */
-import type { Page, TestInfo } from '@playwright/test';
+import path from 'node:path';
+import type { Browser, Page, TestInfo } from '@playwright/test';
 import { expect } from './fixtures';
 
 /** Create a knowledge base from the sidebar and wait until it is the selected one. */
@@ -105,4 +106,30 @@ export async function invokeCore<T = unknown>(url: string, op: string, args: unk
 /** The page's background colour as the browser computes it (for checking the theme). */
 export function backgroundOf(page: Page): Promise<string> {
   return page.locator('html').evaluate((el) => el.ownerDocument.defaultView!.getComputedStyle(el).backgroundColor);
+}
+
+/** Where the on-request screenshot specs (SIFT_SCREENS=1) write their PNGs. */
+export const SCREENS_DIR = path.join('test-results', 'screens');
+
+/**
+ * Open `url` in a fresh tab for each language × theme × window size the screenshot specs cover
+ * (en, zh-CN; light, dark; 1400×900, 1000×700), call `shoot` with the tab, a name for its files and the locale,
+ * then close the tab's context.
+ */
+export async function forEachScreen(
+  browser: Browser,
+  url: string,
+  shoot: (tab: Page, name: string, locale: string) => Promise<void>,
+): Promise<void> {
+  for (const locale of ['en', 'zh-CN']) {
+    for (const colorScheme of ['light', 'dark'] as const) {
+      for (const viewport of [{ width: 1400, height: 900 }, { width: 1000, height: 700 }]) {
+        const context = await browser.newContext({ locale, colorScheme, viewport });
+        const tab = await context.newPage();
+        await tab.goto(url);
+        await shoot(tab, `${viewport.width}x${viewport.height}-${colorScheme}-${locale}`, locale);
+        await context.close();
+      }
+    }
+  }
 }

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { expect, test } from './fixtures';
-import { addFolderAndIndex, ask, createKb, showScreen, waitTurnEnded } from './helpers';
+import { SCREENS_DIR, addFolderAndIndex, ask, createKb, forEachScreen, showScreen, waitTurnEnded } from './helpers';
 import { citingReply } from './replies';
 
 test.skip(!process.env.SIFT_SCREENS, 'screenshots only on request (SIFT_SCREENS=1)');
@@ -21,25 +21,15 @@ test('screens: source pane and page tree, 2 sizes × 2 themes × 2 languages', a
   await ask(page, 'How long until the gateway times out?');
   await waitTurnEnded(page);
 
-  const out = path.join('test-results', 'screens');
-  for (const locale of ['en', 'zh-CN']) {
-    for (const colorScheme of ['light', 'dark'] as const) {
-      for (const viewport of [{ width: 1400, height: 900 }, { width: 1000, height: 700 }]) {
-        const context = await browser.newContext({ locale, colorScheme, viewport });
-        const tab = await context.newPage();
-        await tab.goto(served.url);
-        const name = `${viewport.width}x${viewport.height}-${colorScheme}-${locale}`;
-        await tab.getByRole('tab').first().click();
-        await tab.locator('.conversation-open').first().click();
-        await tab.locator('.cite.valid').first().click();
-        await expect(tab.locator('.reader mark.passage').first()).toBeInViewport();
-        await tab.screenshot({ path: path.join(out, `source-${name}.png`), animations: 'disabled' });
-        await tab.getByRole('tab').nth(1).click();
-        await tab.getByRole('navigation').getByRole('button', { name: /部署指南/ }).click();
-        await expect(tab.locator('.page-md h3')).toBeVisible();
-        await tab.screenshot({ path: path.join(out, `tree-${name}.png`), animations: 'disabled' });
-        await context.close();
-      }
-    }
-  }
+  await forEachScreen(browser, served.url, async (tab, name) => {
+    await tab.getByRole('tab').first().click();
+    await tab.locator('.conversation-open').first().click();
+    await tab.locator('.cite.valid').first().click();
+    await expect(tab.locator('.reader mark.passage').first()).toBeInViewport();
+    await tab.screenshot({ path: path.join(SCREENS_DIR, `source-${name}.png`), animations: 'disabled' });
+    await tab.getByRole('tab').nth(1).click();
+    await tab.getByRole('navigation').getByRole('button', { name: /部署指南/ }).click();
+    await expect(tab.locator('.page-md h3')).toBeVisible();
+    await tab.screenshot({ path: path.join(SCREENS_DIR, `tree-${name}.png`), animations: 'disabled' });
+  });
 });

@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import { expect, test } from './fixtures';
-import { addFolderAndIndex, ask, createKb, showScreen, waitTurnEnded } from './helpers';
+import { SCREENS_DIR, addFolderAndIndex, ask, createKb, forEachScreen, showScreen, waitTurnEnded } from './helpers';
 import { citingReply, slowReply } from './replies';
 
 test.skip(!process.env.SIFT_SCREENS, 'screenshots only on request (SIFT_SCREENS=1)');
@@ -20,27 +20,17 @@ test('screens: the thread mid-answer and finished, 2 sizes × 2 themes × 2 lang
   await ask(page, 'How long until the gateway times out?');
   await waitTurnEnded(page);
 
-  const out = path.join('test-results', 'screens');
-  for (const locale of ['en', 'zh-CN']) {
-    for (const colorScheme of ['light', 'dark'] as const) {
-      for (const viewport of [{ width: 1400, height: 900 }, { width: 1000, height: 700 }]) {
-        const context = await browser.newContext({ locale, colorScheme, viewport });
-        const tab = await context.newPage();
-        await tab.goto(served.url);
-        const name = `${viewport.width}x${viewport.height}-${colorScheme}-${locale}`;
-        await tab.getByRole('tab').first().click();
-        await tab.locator('.conversation-open').first().click();
-        served.ollama.onChat(slowReply(25));
-        const field = tab.locator('.composer textarea');
-        await field.fill(locale === 'en' ? 'And the retry policy?' : '重试策略是什么？');
-        await field.press('Enter');
-        await expect(tab.locator('.message.streaming')).toContainText('Sentence 12 ', { timeout: 20_000 });
-        await tab.screenshot({ path: path.join(out, `thread-live-${name}.png`), animations: 'disabled' });
-        await expect(tab.locator('.message.streaming')).toHaveCount(0, { timeout: 30_000 });
-        await tab.waitForTimeout(300);
-        await tab.screenshot({ path: path.join(out, `thread-done-${name}.png`), animations: 'disabled' });
-        await context.close();
-      }
-    }
-  }
+  await forEachScreen(browser, served.url, async (tab, name, locale) => {
+    await tab.getByRole('tab').first().click();
+    await tab.locator('.conversation-open').first().click();
+    served.ollama.onChat(slowReply(25));
+    const field = tab.locator('.composer textarea');
+    await field.fill(locale === 'en' ? 'And the retry policy?' : '重试策略是什么？');
+    await field.press('Enter');
+    await expect(tab.locator('.message.streaming')).toContainText('Sentence 12 ', { timeout: 20_000 });
+    await tab.screenshot({ path: path.join(SCREENS_DIR, `thread-live-${name}.png`), animations: 'disabled' });
+    await expect(tab.locator('.message.streaming')).toHaveCount(0, { timeout: 30_000 });
+    await tab.waitForTimeout(300);
+    await tab.screenshot({ path: path.join(SCREENS_DIR, `thread-done-${name}.png`), animations: 'disabled' });
+  });
 });
