@@ -4,25 +4,17 @@
  * decision, without a conversation appearing in the person's list.
  */
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import type { ChatMessage, TurnInfo } from '../../../shared/chat-models';
 import type { Handlers } from '../../../shared/contract';
 import { isErrorCode, SiftError } from '../../../shared/errors';
 import type { CoreContext } from '../context';
 import { resolveKb } from '../kb/knowledge-bases';
-import type { LlmClient } from '../llm/types';
-import { kbMetaPassages } from '../search/meta-pages';
-import { searchKnowledgeBase, type QueryEmbedder, type SearchOptions } from '../search/search';
-import { readPageOf } from './handlers';
-import { runTurn, type ChatSettings } from './turn';
+import { turnDepsFor, type ChatDeps } from './handlers';
+import { runTurn } from './turn';
 import type { TurnRegistry } from './turn-registry';
 
 /** What `chat.ask` needs: the same as the chat handlers. */
-export interface AskDeps {
-  llm: () => LlmClient;
-  settings: () => ChatSettings;
-  embedder: QueryEmbedder;
-  searchOptions?: SearchOptions;
+export interface AskDeps extends ChatDeps {
   turns: TurnRegistry;
 }
 
@@ -33,18 +25,12 @@ export function askHandlers(ctx: CoreContext, deps: AskDeps): Pick<Handlers, 'ch
       const kbId = resolveKb(ctx, kb).id;
       const turnId = randomUUID();
       let kept: { content: string; turn: TurnInfo } | null = null;
-      const search = (query: string, topK: number) =>
-        searchKnowledgeBase(ctx.kbFiles.get(kbId), { query, topK, mode: 'hybrid' }, deps.embedder, deps.searchOptions);
       const store = (content: string, turn: TurnInfo): ChatMessage => {
         kept = { content, turn };
         return { id: turnId, conversationId: '', role: 'assistant', content, createdAt: new Date().toISOString(), turn };
       };
       const request = { turnId, kbId, conversationId: '', message: question, history: [], model };
-      const turnDeps = {
-        appDb: ctx.appDb, events: ctx.events, llm: deps.llm(), logsDir: path.join(ctx.dataDir, 'logs'),
-        settings: deps.settings(), search, readPage: readPageOf(ctx, kbId), store,
-        metaPassages: () => kbMetaPassages(ctx.kbFiles.get(kbId)),
-      };
+      const turnDeps = { ...turnDepsFor(ctx, deps, kbId), store };
       let failed: SiftError | null = null;
       const stop = ctx.events.on('answer.failed', (e) => {
         if (e.turnId === turnId) failed = new SiftError(isErrorCode(e.code) ? e.code : 'internal', e.message);

@@ -14,7 +14,7 @@ import { kbMetaPassages } from '../search/meta-pages';
 import { buildPassage, pageByPath } from '../search/passages';
 import { searchKnowledgeBase, type QueryEmbedder, type SearchOptions } from '../search/search';
 import { addMessage, createConversation, deleteConversation, getConversation, listConversations, listMessages, renameConversation } from './conversations';
-import { runTurn, TurnDiscarded, type ChatSettings } from './turn';
+import { runTurn, TurnDiscarded, type ChatSettings, type TurnDeps } from './turn';
 import type { TurnRegistry } from './turn-registry';
 
 export { TurnRegistry } from './turn-registry';
@@ -30,6 +30,30 @@ export function readPageOf(ctx: CoreContext, kbId: string) {
     const from = Math.min(Math.max(0, start ?? 0), page.text.length);
     const to = Math.min(page.text.length, Math.max(from, end ?? from + READ_PAGE_MAX), from + READ_PAGE_MAX);
     return buildPassage(page, from, to, [], 'explicit');
+  };
+}
+
+/** What a turn needs from the chat handlers' dependencies. */
+export interface ChatDeps {
+  llm: () => LlmClient;
+  settings: () => ChatSettings;
+  embedder: QueryEmbedder;
+  searchOptions?: SearchOptions;
+}
+
+/**
+ * A turn's dependencies for knowledge base `kbId` (null: no knowledge base, so no search, pages or meta
+ * pages): the settings and model client as they are now, hybrid search, `read_page` and the meta pages.
+ */
+export function turnDepsFor(ctx: CoreContext, deps: ChatDeps, kbId: string | null): TurnDeps {
+  const search = kbId
+    ? (query: string, topK: number) =>
+        searchKnowledgeBase(ctx.kbFiles.get(kbId), { query, topK, mode: 'hybrid' }, deps.embedder, deps.searchOptions)
+    : null;
+  return {
+    appDb: ctx.appDb, events: ctx.events, llm: deps.llm(), logsDir: path.join(ctx.dataDir, 'logs'),
+    settings: deps.settings(), search, readPage: kbId ? readPageOf(ctx, kbId) : null,
+    metaPassages: kbId ? () => kbMetaPassages(ctx.kbFiles.get(kbId)) : undefined,
   };
 }
 
@@ -79,15 +103,11 @@ export function chatHandlers(
       const history = listMessages(db, conversation.id);
       const userMessage = addMessage(db, conversation.id, 'user', args.message, null);
       ctx.events.emit('turn.started', { turnId, conversationId: conversation.id, userMessageId: userMessage.id });
-      const search = kbId
-        ? (query: string, topK: number) => searchKnowledgeBase(ctx.kbFiles.get(kbId), { query, topK, mode: 'hybrid' }, deps.embedder, deps.searchOptions)
-        : null;
       const request = {
         turnId, kbId, conversationId: conversation.id, message: args.message, history, model: args.model, think: args.think,
         language: args.language,
       };
-      const turnDeps = { appDb: db, events: ctx.events, llm: deps.llm(), logsDir: path.join(ctx.dataDir, 'logs'), settings: deps.settings(), search, readPage: kbId ? readPageOf(ctx, kbId) : null,
-        metaPassages: kbId ? () => kbMetaPassages(ctx.kbFiles.get(kbId)) : undefined };
+      const turnDeps = turnDepsFor(ctx, deps, kbId);
       const owner = { conversationId: conversation.id, kbId: conversation.kbId, userMessageId: userMessage.id };
       deps.turns.start(turnId, owner, (signal) => runTurn(request, turnDeps, signal));
       return { turnId, conversationId: conversation.id, userMessageId: userMessage.id };
