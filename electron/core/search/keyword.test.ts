@@ -134,6 +134,66 @@ describe('section evidence', () => {
   });
 });
 
+describe('the title decides the page, the text decides the passage', () => {
+  /** One page titled `title`, one section and one chunk per text, plus unrelated pages. */
+  function titledPage(title: string, texts: string[]): Database.Database {
+    const db = openDatabase(path.join(tempDir(), 'kb.sqlite'), kbMigrations, 'test kb', { vectors: true });
+    open.push(db);
+    const text = texts.join('\n');
+    let start = 0;
+    const sections = texts.map((t, index) => ({ index, start, end: start + t.length, headingPath: [t.split(':')[0]!] }));
+    const chunks = texts.map((t, index) => {
+      const chunk = { index, sectionIndex: index, start, end: start + t.length, hash: `h${index}`, tokens: toIndexText(t) };
+      start += t.length + 1;
+      return chunk;
+    });
+    writePage(db, {
+      folder: '/n', relPath: 'README.md', size: text.length, mtimeMs: 1, sha256: 's', path: 'wiki/README.md', title,
+      doc: { kind: 'text', text, title, metadata: {}, headings: [], pages: null, language: null, encoding: 'utf-8' },
+      titleTokens: toIndexText(title), pathTokens: toIndexText('README.md'), sections, chunks,
+    });
+    ['cats and dogs', 'the weather today', 'a recipe for bread'].forEach((t, n) => writePage(db, {
+      folder: '/n', relPath: `${n}.md`, size: t.length, mtimeMs: 1, sha256: `o${n}`, path: `wiki/${n}.md`, title: `note ${n}`,
+      doc: { kind: 'text', text: t, title: null, metadata: {}, headings: [], pages: null, language: null, encoding: 'utf-8' },
+      titleTokens: toIndexText(`note ${n}`), pathTokens: '', sections: [{ index: 0, start: 0, end: t.length, headingPath: [] }],
+      chunks: [{ index: 0, sectionIndex: 0, start: 0, end: t.length, hash: `o${n}`, tokens: toIndexText(t) }],
+    }));
+    return db;
+  }
+
+  // mammoth's README on a real folder: "docx to html" quoted "## Installation npm install mammoth".
+  const SECTIONS = [
+    'Installation: npm install mammoth',
+    'Basic conversion: to convert an existing docx file to HTML, call convertToHtml with the path of the docx file and read the HTML it returns',
+    'Images: by default images are included inline in the output',
+  ];
+
+  it('quotes the section about the question, not the shortest section of a page whose title matches', () => {
+    const db = titledPage('Mammoth .docx to HTML converter', SECTIONS);
+    const order = keywordSearch(db, 'docx to html', 10, null).map((h) => h.chunkId);
+    expect(order[0]).toBe(2);
+    // Scored with the title inside each chunk, the short Installation chunk came first.
+    const old = keywordSearch(db, 'docx to html', 10, null, { textOrdersPage: false }).map((h) => h.chunkId);
+    expect(old[0]).toBe(1);
+  });
+
+  it("picks a page's passage by the words its title lacks: \"dotenv override\" finds the override option", () => {
+    // dotenv's README: the Examples chunk says "dotenv" most; the question is about `override`.
+    const db = titledPage('dotenv', [
+      'Examples: see examples of using dotenv with dotenv-expand, dotenv-vault, dotenv in docker and dotenv in nodejs',
+      'override: default false. Override any environment variables that have already been set',
+      'Install: npm install dotenv --save',
+    ]);
+    expect(keywordSearch(db, 'dotenv override', 10, null).map((h) => h.chunkId)[0]).toBe(2);
+  });
+
+  it('keeps the order of pages: a page ranks by its best score, whichever chunk carries it', () => {
+    const db = titledPage('Mammoth .docx to HTML converter', SECTIONS);
+    const score = (opts: { textOrdersPage?: boolean }) => keywordSearch(db, 'docx to html', 10, null, opts).map((h) => h.score);
+    expect(score({})).toEqual(score({ textOrdersPage: false }));
+  });
+});
+
 describe('function words', () => {
   // beir-mini (electron/core/eval/testdata): in six notes "to" is as rare as E_CONN_RESET.
   const NOTES_MINI = [
