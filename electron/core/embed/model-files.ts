@@ -119,11 +119,34 @@ export function applyHubSettings(env: typeof TransformersEnv, settings: HubSetti
   }
 }
 
+let hubQueue: Promise<unknown> = Promise.resolve();
+
+/**
+ * Run `load` with transformers.js (imported on first use: it brings ONNX Runtime) and its `env` pointed at
+ * `settings`. `env` is global to the thread, so loads in one thread run one at a time: two models in different
+ * folders never read each other's settings. Its result or rejection is `load`'s.
+ */
+export function withHubSettings<T>(
+  settings: HubSettings,
+  load: (transformers: typeof import('@huggingface/transformers')) => Promise<T>,
+): Promise<T> {
+  const run = hubQueue.then(async () => {
+    const transformers = await import('@huggingface/transformers');
+    applyHubSettings(transformers.env, settings);
+    return load(transformers);
+  });
+  hubQueue = run.catch(() => undefined);
+  return run;
+}
+
 /**
  * A transformers.js `progress_callback` that passes on each file's start and progress, at most once per whole
  * percent per file, so a download does not flood the listener (a worker port, the event bus).
  */
-export function progressForwarder(onDisk: boolean, send: (progress: FileProgress) => void): (info: ProgressInfo) => void {
+export function progressForwarder(
+  onDisk: boolean,
+  send: (progress: FileProgress) => void,
+): (info: ProgressInfo) => void {
   const lastPercent = new Map<string, number>();
   const status: FileProgress['status'] = onDisk ? 'loading' : 'downloading';
   return (info) => {
@@ -159,7 +182,7 @@ export function whyNotLoaded(settings: HubSettings, modelId: string, reason: str
     const dir = path.join(settings.lookIn, ...modelId.split('/'));
     return `could not be loaded from ${dir} (${briefly(reason)}); its files may be damaged or incomplete`;
   }
-  return settings.allowDownload
-    ? `is not on this computer and downloading it from ${settings.remoteHost ?? 'huggingface.co'} failed (${briefly(reason)})`
-    : 'is not on this computer and downloading is turned off';
+  if (!settings.allowDownload) return 'is not on this computer and downloading is turned off';
+  const host = settings.remoteHost ?? 'huggingface.co';
+  return `is not on this computer and downloading it from ${host} failed (${briefly(reason)})`;
 }
