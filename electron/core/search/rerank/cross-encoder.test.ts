@@ -112,7 +112,7 @@ describe('createCrossEncoderReranker without its model', () => {
     expect(progress.at(-1)).toEqual({ modelId: 'nobody/missing', status: 'failed', message: outcome.fallback });
   });
 
-  it('remembers a failed download across instances and tries again only after the backoff', async () => {
+  it('remembers a failed download across instances and retries in the background only after the backoff', async () => {
     const dead = await startDeadHub();
     open.push(dead);
     const empty = tempDir();
@@ -129,9 +129,17 @@ describe('createCrossEncoderReranker without its model', () => {
     expect((await again.rerank(QUERY, PASSAGES)).fallback).toBe(first.fallback);
     expect(dead.requests.length).toBe(tried);
 
-    clock.now += 60_001; // the first backoff is over: one new attempt
-    expect((await again.rerank(QUERY, PASSAGES)).fallback).toBe(first.fallback);
+    clock.now += 60_001; // the first backoff is over: one new attempt, in the background
+    const pending = again.rerank(QUERY, PASSAGES);
+    let retryDone = false;
+    void again.settled().then(() => (retryDone = true));
+    expect((await pending).fallback).toBe(first.fallback);
+    expect(retryDone).toBe(false); // the search did not wait for the retry
+    await again.settled();
     expect(dead.requests.length).toBeGreaterThan(tried);
+    const retried = dead.requests.length;
+    expect((await again.rerank(QUERY, PASSAGES)).fallback).toBe(first.fallback); // backing off again (two minutes)
+    expect(dead.requests.length).toBe(retried);
 
     // Once the files are in the folder the note names, the next search uses them.
     await writeTestCrossEncoder(empty);

@@ -15,9 +15,9 @@ import type { ModelProgress } from '../../../../shared/models';
 import type { Settings } from '../../../../shared/settings';
 import { checkBatchSize, inBatches } from '../../embed/embedder';
 import {
-  backoffMs,
   forgetLoadFailure,
   readLoadFailure,
+  stillBackingOff,
   writeLoadFailure,
   type BackoffOptions,
   type LoadFailure,
@@ -80,6 +80,8 @@ export interface CrossEncoderReranker extends Reranker {
   readonly modelId: string;
   /** Forget a remembered failed load, so the next rerank tries again (the person asked to retry). */
   retry(): void;
+  /** Resolves once no model load is under way (a background retry has succeeded or failed). */
+  settled(): Promise<void>;
   /** Free the model. */
   close(): Promise<void>;
 }
@@ -173,6 +175,7 @@ export function createCrossEncoderReranker(options: CrossEncoderOptions): CrossE
       }
     },
     retry: () => model.retry(),
+    settled: () => model.settled(),
     close: async () => {
       await Promise.allSettled([...running]);
       await model.close();
@@ -255,12 +258,16 @@ function untilCancelled<T>(promise: Promise<T>, signal: AbortSignal | undefined)
 }
 
 /**
- * Loads the model once and keeps it; a failed load is remembered (in memory and in the models folder) and its
- * reason returned at once until the backoff is over, {@link retry} is called or the model's files appear on disk.
+ * Loads the model once and keeps it. The first load is waited for (a download shows its progress, and a cancel
+ * ends the wait). A failed load is remembered (in memory and in the models folder) and its reason returned at once
+ * until the backoff is over, {@link retry} is called or the model's files appear on disk; a retry after the backoff
+ * runs in the background, so no search waits on the network for it.
  */
 class ModelHolder {
   private loading: Promise<Loaded | string> | null = null;
   private failure: LoadFailure | null = null;
+  /** While a background retry runs: the reason callers get meanwhile. */
+  private retrying: string | null = null;
   private readonly key: string;
   private readonly now: () => number;
 
@@ -275,22 +282,31 @@ class ModelHolder {
 
   /** The loaded model, or why there is none. */
   get(): Promise<Loaded | string> {
-    if (this.loading) return this.loading;
+    if (this.loading) return this.retrying !== null ? Promise.resolve(this.retrying) : this.loading;
     const failure = this.rememberedFailure();
-    if (failure && this.now() < failure.failedAt + backoffMs(failure.failures, this.options)) {
-      return Promise.resolve(failure.reason);
-    }
+    if (failure && stillBackingOff(failure, this.now(), this.options)) return Promise.resolve(failure.reason);
     const loading = this.load(failure?.failures ?? 0);
     this.loading = loading;
+    this.retrying = failure ? failure.reason : null;
+    // A failure is not kept as the current load: the next call decides from the remembered failure.
     void loading.then((got) => {
-      if (typeof got === 'string' && this.loading === loading) this.loading = null;
+      if (this.loading !== loading) return;
+      this.retrying = null;
+      if (typeof got === 'string') this.loading = null;
     });
-    return loading;
+    return failure ? Promise.resolve(failure.reason) : loading;
   }
 
+  /** Forget a failed load; a background retry under way is then waited for by the next call. */
   retry(): void {
     this.failure = null;
+    this.retrying = null;
     if (!this.options.downloadDir) forgetLoadFailure(this.failureFile());
+  }
+
+  /** Resolves once no load is under way. */
+  async settled(): Promise<void> {
+    await this.loading;
   }
 
   async close(): Promise<void> {
