@@ -71,4 +71,21 @@ describe('createCrossEncoderReranker downloading its model', () => {
     expect(fs.existsSync(modelsDir)).toBe(false);
     expect(fs.existsSync(path.join(downloadDir, modelId, 'onnx', 'model_quantized.onnx'))).toBe(true);
   });
+
+  it('without waiting for the download: fused order meanwhile, saying so; the model once it is there', async () => {
+    const hubFiles = tempDir();
+    const { modelId } = await writeTestCrossEncoder(hubFiles);
+    const hub = await startModelHub(hubFiles);
+    open.push(hub);
+    const options = { modelsDir: tempDir(), modelId, remoteHost: hub.url, waitForDownload: false };
+    const ranker = createCrossEncoderReranker(options);
+    open.push(ranker);
+    const meanwhile = await ranker.rerank(QUERY, PASSAGES);
+    expect(meanwhile.order).toEqual([0, 1]);
+    expect(meanwhile.scores).toEqual([null, null]);
+    const saying = 'is being downloaded; until it is ready the passages keep their fused order.';
+    expect(meanwhile.fallback).toBe(`Reranker model "${modelId}" ${saying}`);
+    await ranker.settled();
+    expect(await ranker.rerank(QUERY, PASSAGES)).toMatchObject({ order: [1, 0], scores: [0, 2], fallback: null });
+  });
 });

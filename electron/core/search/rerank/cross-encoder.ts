@@ -69,6 +69,11 @@ export interface CrossEncoderOptions extends BackoffOptions {
   maxTokens?: number;
   /** Told while the model downloads or loads, once 'ready', and once 'failed' with the reason. Default: none. */
   onProgress?: (progress: ModelProgress) => void;
+  /**
+   * Whether the rerank that finds the model missing waits for its download (minutes for a real model). False: the
+   * download runs in the background, and reranks meanwhile keep the fused order and say so. Default true.
+   */
+  waitForDownload?: boolean;
   /** The clock for the backoff, in ms since 1970. Default Date.now. */
   now?: () => number;
 }
@@ -285,16 +290,25 @@ class ModelHolder {
     if (this.loading) return this.retrying !== null ? Promise.resolve(this.retrying) : this.loading;
     const failure = this.rememberedFailure();
     if (failure && stillBackingOff(failure, this.now(), this.options)) return Promise.resolve(failure.reason);
+    const meanwhile = failure ? failure.reason : this.downloadNotWaitedFor();
     const loading = this.load(failure?.failures ?? 0);
     this.loading = loading;
-    this.retrying = failure ? failure.reason : null;
+    this.retrying = meanwhile;
     // A failure is not kept as the current load: the next call decides from the remembered failure.
     void loading.then((got) => {
       if (this.loading !== loading) return;
       this.retrying = null;
       if (typeof got === 'string') this.loading = null;
     });
-    return failure ? Promise.resolve(failure.reason) : loading;
+    return meanwhile !== null ? Promise.resolve(meanwhile) : loading;
+  }
+
+  /** What reranks say while the model downloads in the background, or null when they wait for it. */
+  private downloadNotWaitedFor(): string | null {
+    const { options, modelId } = this;
+    if (options.waitForDownload ?? true) return null;
+    if (!(options.allowDownload ?? true) || locateModel(options, modelId, options.dtype ?? 'q8').onDisk) return null;
+    return `Reranker model "${modelId}" is being downloaded; until it is ready the passages keep their fused order.`;
   }
 
   /** Forget a failed load; a background retry under way is then waited for by the next call. */
@@ -304,7 +318,7 @@ class ModelHolder {
     if (!this.options.downloadDir) forgetLoadFailure(this.failureFile());
   }
 
-  /** Resolves once no load is under way. */
+  /** Resolves once no load is under way (a download or retry in the background has succeeded or failed). */
   async settled(): Promise<void> {
     await this.loading;
   }
