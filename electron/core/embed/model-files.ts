@@ -119,26 +119,6 @@ export function applyHubSettings(env: typeof TransformersEnv, settings: HubSetti
   }
 }
 
-let hubQueue: Promise<unknown> = Promise.resolve();
-
-/**
- * Run `load` with transformers.js (imported on first use: it brings ONNX Runtime) and its `env` pointed at
- * `settings`. `env` is global to the thread, so loads in one thread run one at a time: two models in different
- * folders never read each other's settings. Its result or rejection is `load`'s.
- */
-export function withHubSettings<T>(
-  settings: HubSettings,
-  load: (transformers: typeof import('@huggingface/transformers')) => Promise<T>,
-): Promise<T> {
-  const run = hubQueue.then(async () => {
-    const transformers = await import('@huggingface/transformers');
-    applyHubSettings(transformers.env, settings);
-    return load(transformers);
-  });
-  hubQueue = run.catch(() => undefined);
-  return run;
-}
-
 /**
  * A transformers.js `progress_callback` that passes on each file's start and progress, at most once per whole
  * percent per file, so a download does not flood the listener (a worker port, the event bus).

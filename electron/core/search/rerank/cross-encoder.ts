@@ -5,42 +5,24 @@
  * the first rerank; a load that fails is remembered with a backoff, so later searches keep their fused order at
  * once instead of waiting on the network each time.
  *
- * It runs in the calling thread: ONNX Runtime computes off the JavaScript thread, and only the tokenizing of a few
- * dozen capped passages happens on it.
+ * The model runs in its own worker thread (ONNX Runtime's Node binding computes on the thread that calls it, and a
+ * real reranker needs seconds for a few dozen pairs on a laptop CPU); see `cross-encoder-model.ts`.
  */
-import path from 'node:path';
-import type { PreTrainedModel, PreTrainedTokenizer, Tensor } from '@huggingface/transformers';
 import { SiftError } from '../../../../shared/errors';
 import type { ModelProgress } from '../../../../shared/models';
 import type { Settings } from '../../../../shared/settings';
 import { checkBatchSize, inBatches } from '../../embed/embedder';
-import {
-  forgetLoadFailure,
-  readLoadFailure,
-  stillBackingOff,
-  writeLoadFailure,
-  type BackoffOptions,
-  type LoadFailure,
-} from '../../embed/load-failure';
-import {
-  checkModelId,
-  hubSettings,
-  locateModel,
-  lookedIn,
-  placesFor,
-  progressForwarder,
-  whyNotLoaded,
-  withHubSettings,
-  type HubSettings,
-  type ModelDtype,
-} from '../../embed/model-files';
+import type { BackoffOptions } from '../../embed/load-failure';
+import { checkModelId, type ModelDtype } from '../../embed/model-files';
 import type { ModelsFolder } from '../../embedding';
+import { CrossEncoderModel, type LoadedCrossEncoder } from './cross-encoder-model';
 import type { RerankOutcome, Reranker } from './types';
 
 /**
  * Default model: BAAI's bge-reranker-base as converted for transformers.js (`onnx/model_quantized.onnx`, 279 MB,
- * XLM-RoBERTa, MIT licence). Trained for Chinese and English — Sift's two languages — with a multilingual
- * tokenizer; about the size of the embedding model's big brother, so it runs on a laptop CPU.
+ * XLM-RoBERTa with its multilingual tokenizer, 278M parameters, MIT licence), trained for Chinese and English —
+ * Sift's two languages. Passed over: onnx-community/bge-reranker-v2-m3-ONNX (more languages, but 568M parameters,
+ * twice the download and time per pair) and jina-reranker-v2-base-multilingual (CC BY-NC, non-commercial only).
  */
 export const DEFAULT_RERANK_MODEL_ID = 'Xenova/bge-reranker-base';
 
@@ -91,17 +73,8 @@ export interface CrossEncoderReranker extends Reranker {
   close(): Promise<void>;
 }
 
-/** The loaded model and its tokenizer. */
-interface Loaded {
-  tokenizer: PreTrainedTokenizer;
-  model: PreTrainedModel;
-}
-
 /** A query longer than this many characters is cut: it must leave room in each pair for the passage. */
 const MAX_QUERY_CHARS = 500;
-/** The file that keeps the reranker's last failed load across runs (beside the embedding model's). */
-const FAILURE_FILE = '.rerank-load-failure.json';
-
 /**
  * Where the reranker's model comes from, as the embedding model's does: the same models folder (and throw-away
  * download folder), the same local model folder and hub mirror. The environment wins over the settings:
@@ -143,14 +116,7 @@ export function createCrossEncoderReranker(options: CrossEncoderOptions): CrossE
     maxPassageChars: checkRange(options.maxPassageChars, 2000, 100, 100_000, 'maxPassageChars'),
     maxTokens: checkRange(options.maxTokens, 512, 16, 8192, 'maxTokens'),
   };
-  const model = new ModelHolder(modelId, options);
-  // Model calls still running (a cancelled rerank's last batch): the model is freed only after them.
-  const running = new Set<Promise<unknown>>();
-  const track = <T>(call: Promise<T>): Promise<T> => {
-    running.add(call);
-    void call.then(() => running.delete(call), () => running.delete(call));
-    return call;
-  };
+  const model = new CrossEncoderModel({ ...options, modelId });
   return {
     kind: 'cross-encoder',
     modelId,
@@ -170,7 +136,7 @@ export function createCrossEncoderReranker(options: CrossEncoderOptions): CrossE
       const loaded = await untilCancelled(model.get(), signal);
       if (typeof loaded === 'string') return unscored(loaded);
       try {
-        const scores = await scorePairs(loaded, query, passages, { ...limits, track }, signal);
+        const scores = await scorePairs(loaded, query, passages, limits, signal);
         return outcome(orderByScore(scores), scores.map((s) => (Number.isFinite(s) ? s : null)), null);
       } catch (error) {
         if (error instanceof SiftError && error.code === 'cancelled') throw error;
@@ -181,10 +147,7 @@ export function createCrossEncoderReranker(options: CrossEncoderOptions): CrossE
     },
     retry: () => model.retry(),
     settled: () => model.settled(),
-    close: async () => {
-      await Promise.allSettled([...running]);
-      await model.close();
-    },
+    close: () => model.close(),
   };
 }
 
@@ -199,10 +162,10 @@ export function orderByScore(scores: number[]): number[] {
 
 /** Score every pair in batches; checks for a cancel before each batch and while one runs. */
 async function scorePairs(
-  loaded: Loaded,
+  loaded: LoadedCrossEncoder,
   query: string,
   passages: string[],
-  limits: { batchSize: number; maxPassageChars: number; maxTokens: number; track: <T>(call: Promise<T>) => Promise<T> },
+  limits: { batchSize: number; maxPassageChars: number; maxTokens: number },
   signal: AbortSignal | undefined,
 ): Promise<number[]> {
   const question = cut(query, MAX_QUERY_CHARS);
@@ -210,28 +173,7 @@ async function scorePairs(
   for (const batch of inBatches(passages, limits.batchSize)) {
     checkCancel(signal);
     const texts = batch.map((passage) => cut(passage, limits.maxPassageChars));
-    const inputs = loaded.tokenizer(
-      texts.map(() => question),
-      { text_pair: texts, padding: true, truncation: true, max_length: limits.maxTokens },
-    );
-    const output = (await untilCancelled(limits.track(loaded.model(inputs)), signal)) as { logits?: Tensor };
-    if (!output.logits) throw new Error('the model gave no logits; is it a sequence-classification model?');
-    scores.push(...relevance(output.logits));
-  }
-  return scores;
-}
-
-/**
- * One relevance score per row of `logits` [pairs, labels]: the logit itself for a one-label model (most
- * rerankers), the last label's logit minus the first's (the log-odds of "relevant") for a two-or-more-label one.
- */
-function relevance(logits: Tensor): number[] {
-  const [rows, labels] = logits.dims as [number, number];
-  const data = logits.data as Float32Array;
-  const scores: number[] = [];
-  for (let row = 0; row < rows; row++) {
-    const first = data[row * labels] as number;
-    scores.push(labels > 1 ? (data[row * labels + labels - 1] as number) - first : first);
+    scores.push(...(await untilCancelled(loaded.score(question, texts, limits.maxTokens), signal)));
   }
   return scores;
 }
@@ -259,133 +201,5 @@ function untilCancelled<T>(promise: Promise<T>, signal: AbortSignal | undefined)
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
-/**
- * Loads the model once and keeps it. The first load is waited for (a download shows its progress, and a cancel
- * ends the wait). A failed load is remembered (in memory and in the models folder) and its reason returned at once
- * until the backoff is over, {@link retry} is called or the model's files appear on disk; a retry after the backoff
- * runs in the background, so no search waits on the network for it.
- */
-class ModelHolder {
-  private loading: Promise<Loaded | string> | null = null;
-  private failure: LoadFailure | null = null;
-  /** While a background retry runs: the reason callers get meanwhile. */
-  private retrying: string | null = null;
-  private readonly key: string;
-  private readonly now: () => number;
-
-  constructor(
-    private readonly modelId: string,
-    private readonly options: CrossEncoderOptions,
-  ) {
-    const { localModelDir, remoteHost, allowDownload, dtype } = options;
-    this.key = JSON.stringify({ modelId, localModelDir, remoteHost, allowDownload, dtype });
-    this.now = options.now ?? Date.now;
-  }
-
-  /** The loaded model, or why there is none. */
-  get(): Promise<Loaded | string> {
-    if (this.loading) return this.retrying !== null ? Promise.resolve(this.retrying) : this.loading;
-    const failure = this.rememberedFailure();
-    if (failure && stillBackingOff(failure, this.now(), this.options)) return Promise.resolve(failure.reason);
-    const meanwhile = failure ? failure.reason : this.downloadNotWaitedFor();
-    const loading = this.load(failure?.failures ?? 0);
-    this.loading = loading;
-    this.retrying = meanwhile;
-    // A failure is not kept as the current load: the next call decides from the remembered failure.
-    void loading.then((got) => {
-      if (this.loading !== loading) return;
-      this.retrying = null;
-      if (typeof got === 'string') this.loading = null;
-    });
-    return meanwhile !== null ? Promise.resolve(meanwhile) : loading;
-  }
-
-  /** What reranks say while the model downloads in the background, or null when they wait for it. */
-  private downloadNotWaitedFor(): string | null {
-    const { options, modelId } = this;
-    if (options.waitForDownload ?? true) return null;
-    if (!(options.allowDownload ?? true) || locateModel(options, modelId, options.dtype ?? 'q8').onDisk) return null;
-    return `Reranker model "${modelId}" is being downloaded; until it is ready the passages keep their fused order.`;
-  }
-
-  /** Forget a failed load; a background retry under way is then waited for by the next call. */
-  retry(): void {
-    this.failure = null;
-    this.retrying = null;
-    if (!this.options.downloadDir) forgetLoadFailure(this.failureFile());
-  }
-
-  /** Resolves once no load is under way (a download or retry in the background has succeeded or failed). */
-  async settled(): Promise<void> {
-    await this.loading;
-  }
-
-  async close(): Promise<void> {
-    const current = await this.loading;
-    this.loading = null;
-    if (current && typeof current !== 'string') await current.model.dispose();
-  }
-
-  private failureFile(): string {
-    return path.join(this.options.modelsDir, FAILURE_FILE);
-  }
-
-  /** The last failure of this configuration, unless the model's files have since been put on disk. */
-  private rememberedFailure(): LoadFailure | null {
-    this.failure ??= readLoadFailure(this.failureFile(), this.key);
-    if (!this.failure) return null;
-    const onDisk = locateModel(this.options, this.modelId, this.options.dtype ?? 'q8').onDisk;
-    return onDisk ? null : this.failure;
-  }
-
-  private async load(failuresBefore: number): Promise<Loaded | string> {
-    const { modelId, options } = this;
-    const dtype = options.dtype ?? 'q8';
-    const allowDownload = options.allowDownload ?? true;
-    const location = locateModel(options, modelId, dtype);
-    const settings = hubSettings(options, location, allowDownload);
-    options.onProgress?.({ modelId, status: location.onDisk ? 'loading' : 'downloading' });
-    try {
-      const loaded = await loadModel(modelId, dtype, settings, options.onProgress);
-      options.onProgress?.({ modelId, status: 'ready' });
-      if (failuresBefore > 0) this.retry();
-      return loaded;
-    } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
-      const reason = this.unavailable(whyNotLoaded(settings, modelId, why));
-      this.failure = { key: this.key, reason, failedAt: this.now(), failures: failuresBefore + 1 };
-      if (!options.downloadDir) writeLoadFailure(this.failureFile(), this.failure);
-      options.onProgress?.({ modelId, status: 'failed', message: reason });
-      return reason;
-    }
-  }
-
-  /** Why the model cannot be had, the way out, and what the search does meanwhile. */
-  private unavailable(why: string): string {
-    const places = placesFor(lookedIn(this.options, this.modelId));
-    return (
-      `Reranker model "${this.modelId}" ${why}. To use it, put its files in ${places}; ` +
-      'until then the passages keep their fused order.'
-    );
-  }
-}
-
-/** Load tokenizer and model through transformers.js; rejects when either cannot be had. */
-async function loadModel(
-  modelId: string,
-  dtype: ModelDtype,
-  settings: HubSettings,
-  onProgress: CrossEncoderOptions['onProgress'],
-): Promise<Loaded> {
-  if (!settings.onDisk && !settings.allowDownload) throw new Error('not on disk');
-  return withHubSettings(settings, async ({ AutoModelForSequenceClassification, AutoTokenizer }) => {
-    const progress_callback = progressForwarder(settings.onDisk, (p) => onProgress?.({ modelId, ...p }));
-    const tokenizer = await AutoTokenizer.from_pretrained(modelId, { progress_callback });
-    const modelOptions = { dtype, device: 'cpu', progress_callback } as const;
-    const model = await AutoModelForSequenceClassification.from_pretrained(modelId, modelOptions);
-    return { tokenizer, model };
   });
 }
