@@ -27,7 +27,8 @@ import type { CrossEncoderOptions } from './cross-encoder';
 import type { RerankReply, RerankRequest } from './rerank-worker';
 
 /** Where the model is and how it is had: the reranker's options less its scoring limits, with the model id. */
-export type ModelSource = Omit<CrossEncoderOptions, 'batchSize' | 'maxPassageChars' | 'maxTokens'> & { modelId: string };
+type ScoringLimits = 'batchSize' | 'maxPassageChars' | 'maxTokens';
+export type ModelSource = Omit<CrossEncoderOptions, ScoringLimits> & { modelId: string };
 
 /** The file that keeps the reranker's last failed load across runs (beside the embedding model's). */
 const FAILURE_FILE = '.rerank-load-failure.json';
