@@ -24,7 +24,9 @@ import { TEST_MODEL_ID, writeTestModel } from '../electron/core/embed/test-model
 import { createTransformersEmbedder } from '../electron/core/embed/transformers';
 import { searchKnowledgeBase, type SearchOptions } from '../electron/core/search/search';
 import { exactVectorSearch, vectorSearch } from '../electron/core/search/vector';
-import { queryText } from './corpus';
+import { createCrossEncoderReranker } from '../electron/core/search/rerank/cross-encoder';
+import { TEST_CROSS_ENCODER_ID, writeTestCrossEncoder } from '../electron/core/search/rerank/test-cross-encoder';
+import { paragraph, queryText } from './corpus';
 import { Random } from './random';
 import { figure, fmt, machineLine, note, percentile, since } from './measure';
 import { DIMENSION, MIXES, ensureSearchKb, VectorSource, type SearchKb, type VectorKind } from './search-kb';
@@ -187,6 +189,31 @@ async function queryEmbedding(queries: BenchQuery[]): Promise<void> {
   }
 }
 
+/** p50 of reranking 20 passages with the tiny test cross-encoder: the fixed cost of tokenizing and batching. */
+async function crossEncoderRerank(queries: BenchQuery[]): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sift-bench-rerank-'));
+  try {
+    await writeTestCrossEncoder(dir);
+    const options = { modelId: TEST_CROSS_ENCODER_ID, modelsDir: dir, allowDownload: false };
+    const reranker = createCrossEncoderReranker(options);
+    const rng = new Random(15);
+    const passages = Array.from({ length: 20 }, (_, i) => paragraph(rng, i % 2 === 0 ? 0 : 1));
+    for (const q of queries.slice(0, 5)) await reranker.rerank(q.text, passages);
+    const times: number[] = [];
+    for (const q of queries.slice(0, 50)) {
+      const t0 = performance.now();
+      await reranker.rerank(q.text, passages);
+      times.push(since(t0));
+    }
+    await reranker.close();
+    console.log('\ncross-encoder rerank, measured apart (tiny test cross-encoder, 20 passages, batches of 8)');
+    figure('rerank 20 passages p50', percentile(times, 50), 'ms', undefined, 1);
+    note('for scale', 'bge-reranker-base (278M parameters) costs far more per pair; not measurable here');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   console.log(`bench:search — ${new Date().toISOString()}\n  ${machineLine()}`);
@@ -212,6 +239,7 @@ async function main(): Promise<void> {
     }
   }
   await queryEmbedding(queries);
+  await crossEncoderRerank(queries);
   console.log(`\n  ${machineLine()}`);
 }
 

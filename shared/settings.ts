@@ -37,6 +37,9 @@ export const Settings = z.object({
   /** Reasoning on/off; null = the model's own default. */
   think: z.boolean().nullable(),
   embedding: EmbeddingSettings,
+  /** Cross-encoder reranker model: a transformers.js id of a sequence-classification model with ONNX weights,
+   *  downloaded on first use into the embedding model's folder. Absent = Xenova/bge-reranker-base. */
+  rerankModelId: z.string().trim().min(1, 'must not be empty').optional(),
   /** Share of the model's context window for retrieved passages, percent. Default 20 (5–60). */
   contextPercent: z.number().int('must be a whole number').min(5, 'must be at least 5').max(60, 'must be at most 60'),
   /** Searches per chat turn, the automatic one included. Default 3 (1–10). */

@@ -3,11 +3,18 @@
  * configuration, kept loaded, and — when it cannot be had — reported as a reason, so indexing goes
  * on keyword-only and search says why instead of failing.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import type { EventBus } from './events';
 import type { Embedder } from './embed/embedder';
 import { createOllamaEmbedder } from './embed/ollama';
+import {
+  forgetLoadFailure,
+  readLoadFailure,
+  stillBackingOff,
+  writeLoadFailure,
+  type BackoffOptions,
+  type LoadFailure,
+} from './embed/load-failure';
 import { createTransformersEmbedder, transformersModelOnDisk } from './embed/transformers';
 
 /** Which embedding model to use. */
@@ -40,22 +47,10 @@ export interface ModelsFolder {
   downloadDir?: string;
 }
 
-/** Tunables of {@link EmbeddingService}. */
-export interface EmbeddingServiceOptions {
-  /** Wait after the first failed load before trying again, in ms; doubles per failure. Default 60,000 (≥ 0). */
-  retryAfterMs?: number;
-  /** The longest wait between tries, in ms. Default 3,600,000 (one hour). */
-  maxRetryAfterMs?: number;
+/** Tunables of {@link EmbeddingService}: the backoff after a failed load ({@link BackoffOptions}) and the clock. */
+export interface EmbeddingServiceOptions extends BackoffOptions {
   /** The clock, in ms since 1970. Default Date.now (tests pass their own). */
   now?: () => number;
-}
-
-/** A failed load, remembered so searches do not wait on the network again before it is due. */
-interface Failure {
-  key: string;
-  reason: string;
-  failedAt: number;
-  failures: number;
 }
 
 /** The file that keeps a transformers.js model's last failed load across runs (each CLI command is a new process). */
@@ -65,7 +60,7 @@ const FAILURE_FILE = '.load-failure.json';
 export class EmbeddingService {
   private loading: Promise<Embedder | string> | null = null;
   private loadedFor = '';
-  private failure: Failure | null = null;
+  private failure: LoadFailure | null = null;
   /** While a background retry runs: the reason callers get meanwhile. */
   private retrying: string | null = null;
   private readonly models: ModelsFolder;
@@ -98,8 +93,7 @@ export class EmbeddingService {
     }
     if (this.loading) return this.retrying !== null ? Promise.resolve(this.retrying) : this.loading;
     const failure = this.rememberedFailure(config, key);
-    const due = failure ? failure.failedAt + this.backoff(failure.failures) : 0;
-    if (failure && this.now() < due) return Promise.resolve(failure.reason);
+    if (failure && stillBackingOff(failure, this.now(), this.options)) return Promise.resolve(failure.reason);
     this.loadedFor = key;
     const loading = this.load(config, key, failure?.failures ?? 0);
     this.loading = loading;
@@ -120,7 +114,7 @@ export class EmbeddingService {
   retry(): void {
     this.failure = null;
     this.retrying = null; // a background retry under way is now waited for
-    if (!this.models.downloadDir) fs.rmSync(path.join(this.models.dir, FAILURE_FILE), { force: true });
+    if (!this.models.downloadDir) forgetLoadFailure(path.join(this.models.dir, FAILURE_FILE));
   }
 
   /** Resolves once no load is under way (a background retry has succeeded or failed). */
@@ -135,39 +129,22 @@ export class EmbeddingService {
     if (current && typeof current !== 'string') await current.close();
   }
 
-  private backoff(failures: number): number {
-    const first = this.options.retryAfterMs ?? 60_000;
-    return Math.min(first * 2 ** Math.max(0, failures - 1), this.options.maxRetryAfterMs ?? 3_600_000);
-  }
-
   /** The last failure of this configuration, unless the model's files have since been put on disk. */
-  private rememberedFailure(config: EmbeddingConfig, key: string): Failure | null {
+  private rememberedFailure(config: EmbeddingConfig, key: string): LoadFailure | null {
     if (this.failure?.key !== key) this.failure = config.provider === 'transformers' ? this.readFailure(key) : null;
     if (!this.failure || config.provider !== 'transformers') return this.failure;
     const onDisk = transformersModelOnDisk({ ...config, modelsDir: this.models.dir });
     return onDisk ? null : this.failure;
   }
 
-  private readFailure(key: string): Failure | null {
-    try {
-      const saved = JSON.parse(fs.readFileSync(path.join(this.models.dir, FAILURE_FILE), 'utf8')) as Partial<Failure>;
-      const valid =
-        typeof saved.reason === 'string' && typeof saved.failedAt === 'number' && typeof saved.failures === 'number';
-      return valid && saved.key === key ? (saved as Failure) : null;
-    } catch {
-      return null; // no file, or one we cannot read: nothing remembered
-    }
+  private readFailure(key: string): LoadFailure | null {
+    return readLoadFailure(path.join(this.models.dir, FAILURE_FILE), key);
   }
 
-  private remember(config: EmbeddingConfig, failure: Failure): void {
+  private remember(config: EmbeddingConfig, failure: LoadFailure): void {
     this.failure = failure;
     if (this.models.downloadDir || config.provider !== 'transformers') return;
-    try {
-      fs.mkdirSync(this.models.dir, { recursive: true, mode: 0o700 });
-      fs.writeFileSync(path.join(this.models.dir, FAILURE_FILE), JSON.stringify(failure), { mode: 0o600 });
-    } catch {
-      // Not fatal: the failure is then remembered for this process only.
-    }
+    writeLoadFailure(path.join(this.models.dir, FAILURE_FILE), failure);
   }
 
   private async load(c: EmbeddingConfig, key: string, failuresBefore: number): Promise<Embedder | string> {

@@ -5,8 +5,9 @@
  * Requests arrive one at a time (the main thread queues them), so the pipeline is never re-entered.
  */
 import { parentPort, threadId, workerData } from 'node:worker_threads';
-import { env, pipeline, type FeatureExtractionPipeline, type ProgressInfo } from '@huggingface/transformers';
-import type { EmbedRequest, ProgressReply, WorkerReply, WorkerSettings } from './worker-protocol';
+import { env, pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
+import { applyHubSettings, progressForwarder } from './model-files';
+import type { EmbedRequest, WorkerReply, WorkerSettings } from './worker-protocol';
 
 const settings = workerData as WorkerSettings;
 const port = parentPort;
@@ -15,33 +16,12 @@ function send(reply: WorkerReply, transfer: ArrayBuffer[] = []): void {
   port?.postMessage(reply, transfer);
 }
 
-/** Forwards file progress, at most once per whole percent per file, so a download does not flood the port. */
-function progressForwarder(): (info: ProgressInfo) => void {
-  const lastPercent = new Map<string, number>();
-  const status: ProgressReply['status'] = settings.onDisk ? 'loading' : 'downloading';
-  return (info) => {
-    if (info.status === 'initiate') {
-      send({ type: 'progress', status, file: info.file });
-    } else if (info.status === 'progress') {
-      const percent = Math.floor(info.progress);
-      if (lastPercent.get(info.file) === percent) return;
-      lastPercent.set(info.file, percent);
-      send({ type: 'progress', status, file: info.file, loaded: info.loaded, total: info.total });
-    }
-  };
-}
-
 async function load(): Promise<FeatureExtractionPipeline> {
-  env.allowLocalModels = true;
-  env.allowRemoteModels = settings.allowDownload;
-  env.localModelPath = settings.lookIn;
-  env.useFSCache = settings.downloadTo !== null;
-  if (settings.downloadTo !== null) env.cacheDir = settings.downloadTo;
-  if (settings.remoteHost) env.remoteHost = settings.remoteHost.endsWith('/') ? settings.remoteHost : `${settings.remoteHost}/`;
+  applyHubSettings(env, settings);
   return pipeline('feature-extraction', settings.modelId, {
     dtype: settings.dtype,
     device: 'cpu',
-    progress_callback: progressForwarder(),
+    progress_callback: progressForwarder(settings.onDisk, (progress) => send({ type: 'progress', ...progress })),
   });
 }
 

@@ -101,14 +101,16 @@ const FLOAT = onnx.TensorProto.DataType.FLOAT;
 const INT64 = onnx.TensorProto.DataType.INT64;
 const INT8 = onnx.TensorProto.DataType.INT8;
 
-function tensorInput(name: string, type: number, dims: string[]): ValueInfo {
+/** A graph input or output of element type `type` whose dimensions are all named (dynamic). */
+export function tensorInput(name: string, type: number, dims: string[]): ValueInfo {
   return {
     name,
     type: { tensorType: { elemType: type, shape: { dim: dims.map((dimParam) => ({ dimParam })) } } },
   };
 }
 
-function bytesOf(array: Float32Array | Int8Array | BigInt64Array): Uint8Array {
+/** The bytes of a typed array, for an initializer's `rawData`. */
+export function bytesOf(array: Float32Array | Int8Array | BigInt64Array): Uint8Array {
   return new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
 }
 
@@ -171,7 +173,7 @@ function int8Model(matrix: Float32Array, rows: number, dimension: number): Uint8
 }
 
 /** A BERT-style WordPiece tokenizer: lower-cases, splits Chinese per character, unknown → [UNK]. */
-function tokenizerJson(vocabulary: string[]): object {
+export function tokenizerJson(vocabulary: string[]): object {
   const vocab = Object.fromEntries(vocabulary.map((token, id) => [token, id]));
   const idOf = (token: string): number => vocab[token] as number;
   return {
@@ -197,7 +199,8 @@ function tokenizerJson(vocabulary: string[]): object {
 
 // No `tokenizer_class`: the generic tokenizer returns no token_type_ids, which this graph has no
 // input for (a BertTokenizer would make transformers.js warn on every call).
-function tokenizerConfig(): object {
+/** The tokenizer's settings (special tokens, 512 tokens at most). */
+export function tokenizerConfig(): object {
   return {
     model_max_length: 512,
     do_lower_case: true,

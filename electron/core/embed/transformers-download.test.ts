@@ -4,13 +4,12 @@
  * own download code, into `modelsDir`.
  */
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SiftError } from '../../../shared/errors';
 import { tempDir } from '../testing/temp';
 import type { Embedder, ModelProgress } from './embedder';
+import { startModelHub, type ModelHub } from './testing/model-hub';
 import { writeTestModel } from './test-model';
 import { createTransformersEmbedder } from './transformers';
 
@@ -19,27 +18,10 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
 });
 
-/** A tiny hub: GET with optional `Range: bytes=0-0` (how transformers.js asks for a file's size). */
-async function startHub(filesRoot: string): Promise<{ url: string; requests: string[] }> {
-  const requests: string[] = [];
-  const server = http.createServer((req, res) => {
-    requests.push(req.url ?? '');
-    const match = /^\/(.+?)\/resolve\/main\/(.+)$/.exec(decodeURIComponent(req.url ?? ''));
-    const file = match ? path.join(filesRoot, match[1] as string, match[2] as string) : '';
-    if (!file || !fs.existsSync(file)) {
-      res.writeHead(404).end('Entry not found');
-      return;
-    }
-    const body = fs.readFileSync(file);
-    if (req.headers.range === 'bytes=0-0') {
-      res.writeHead(206, { 'content-range': `bytes 0-0/${body.length}`, 'content-length': '1' }).end(body.subarray(0, 1));
-      return;
-    }
-    res.writeHead(200, { 'content-length': String(body.length), 'content-type': 'application/octet-stream' }).end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(() => new Promise((resolve) => server.close(() => resolve())));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`, requests };
+async function startHub(filesRoot: string): Promise<ModelHub> {
+  const hub = await startModelHub(filesRoot);
+  cleanups.push(() => hub.close());
+  return hub;
 }
 
 async function track(promise: Promise<Embedder>): Promise<Embedder> {

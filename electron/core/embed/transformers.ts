@@ -3,12 +3,21 @@
  * thread, so embedding thousands of chunks never blocks the main thread. Models are looked up on
  * disk first and downloaded into `<data dir>/models` on first use when downloading is allowed.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { SiftError } from '../../../shared/errors';
 import { checkBatchSize, defaultPrefixes, inBatches, type Embedder, type ModelProgress } from './embedder';
+import {
+  checkModelId,
+  hubSettings,
+  isModelId,
+  locateModel,
+  lookedIn,
+  placesFor,
+  whyNotLoaded,
+  type ModelFolders,
+} from './model-files';
 import { EmbedWorkerClient, ModelLoadError } from './worker-client';
 import type { WorkerSettings } from './worker-protocol';
 
@@ -60,50 +69,12 @@ export interface TransformersEmbedder extends Embedder {
   readonly workerThreadId: number;
 }
 
-/** Where a model's files are and whether they are all there. */
-interface ModelLocation {
-  /** Folder holding `<modelId>/…` to read from. */
-  root: string;
-  /** True when the config and the ONNX file for the chosen dtype exist under `root`. */
-  onDisk: boolean;
-}
-
-// A hub id is `name` or `owner/name`; anything else (`..`, absolute paths) could read outside the folder.
-const MODEL_ID = /^[A-Za-z0-9][\w.-]*(\/[A-Za-z0-9][\w.-]*)?$/;
-
-function checkModelId(modelId: string): string {
-  if (!MODEL_ID.test(modelId) || modelId.includes('..')) {
-    throw new SiftError('invalid_argument', `Embedding model id "${modelId}" is not a Hugging Face id like "Xenova/multilingual-e5-small".`);
-  }
-  return modelId;
-}
-
-/** True when `root/<modelId>` holds the files the pipeline needs for `dtype`. */
-function hasModel(root: string, modelId: string, dtype: 'q8' | 'fp32'): boolean {
-  const dir = path.join(root, ...modelId.split('/'));
-  const onnx = dtype === 'q8' ? 'model_quantized.onnx' : 'model.onnx';
-  return ['config.json', 'tokenizer.json', 'tokenizer_config.json', path.join('onnx', onnx)].every((file) => fs.existsSync(path.join(dir, file)));
-}
-
-type ModelFolders = Pick<TransformersOptions, 'modelsDir' | 'localModelDir'>;
-
-function locateModel(options: ModelFolders, modelId: string, dtype: 'q8' | 'fp32'): ModelLocation {
-  if (options.localModelDir && hasModel(options.localModelDir, modelId, dtype)) return { root: options.localModelDir, onDisk: true };
-  return { root: options.modelsDir, onDisk: hasModel(options.modelsDir, modelId, dtype) };
-}
-
 /** Where the worker entry is: beside this module (sources) or beside the bundle (Electron). */
 function workerEntry(): URL {
   // In a CommonJS bundle `import.meta.url` is empty and `__dirname` is the bundle's folder.
   const here = (import.meta as { url?: string }).url;
   const folder = here ? new URL('./', here) : pathToFileURL(`${__dirname}${path.sep}`);
   return new URL(EMBED_WORKER.file, folder);
-}
-
-/** The folders a person can put the model in, as words: "the folder X" or "one of the folders X or Y". */
-function placesFor(folders: string[]): string {
-  const [first, second] = folders;
-  return second ? `one of the folders ${first} or ${second}` : `the folder ${first}`;
 }
 
 /**
@@ -119,17 +90,6 @@ function unavailable(modelId: string, folders: string[], why: string): SiftError
   );
 }
 
-/** A worker's reason, cut short: the note is read with every keyword-only result. */
-function briefly(message: string): string {
-  const line = message.replace(/\s+/g, ' ').replace(/\.$/, '').trim();
-  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
-}
-
-function lookedIn(options: TransformersOptions, modelId: string): string[] {
-  const roots = options.localModelDir ? [options.localModelDir, options.modelsDir] : [options.modelsDir];
-  return roots.map((root) => path.join(root, ...modelId.split('/')));
-}
-
 /**
  * True when the model's files are all on disk in `localModelDir` or `modelsDir` (the same check
  * {@link createTransformersEmbedder} makes), so a remembered failure can be forgotten once they appear.
@@ -138,7 +98,7 @@ export function transformersModelOnDisk(
   options: ModelFolders & Pick<TransformersOptions, 'modelId' | 'dtype'>,
 ): boolean {
   const modelId = options.modelId ?? DEFAULT_MODEL_ID;
-  if (!MODEL_ID.test(modelId) || modelId.includes('..')) return false;
+  if (!isModelId(modelId)) return false;
   return locateModel(options, modelId, options.dtype ?? 'q8').onDisk;
 }
 
@@ -153,16 +113,7 @@ async function startWorker(settings: WorkerSettings, folders: string[], onProgre
   } catch (error) {
     await client.close();
     if (!(error instanceof ModelLoadError)) throw error;
-    const reason = briefly(error.message);
-    if (settings.onDisk) {
-      const dir = path.join(settings.lookIn, ...settings.modelId.split('/'));
-      const why = `could not be loaded from ${dir} (${reason}); its files may be damaged or incomplete`;
-      throw unavailable(settings.modelId, folders, why);
-    }
-    const why = settings.allowDownload
-      ? `is not on this computer and downloading it from ${settings.remoteHost ?? 'huggingface.co'} failed (${reason})`
-      : 'is not on this computer and downloading is turned off';
-    throw unavailable(settings.modelId, folders, why);
+    throw unavailable(settings.modelId, folders, whyNotLoaded(settings, settings.modelId, error.message));
   }
 }
 
@@ -172,7 +123,7 @@ async function startWorker(settings: WorkerSettings, folders: string[], onProgre
  * for a malformed model id or batch size.
  */
 export async function createTransformersEmbedder(options: TransformersOptions): Promise<TransformersEmbedder> {
-  const modelId = checkModelId(options.modelId ?? DEFAULT_MODEL_ID);
+  const modelId = checkModelId(options.modelId ?? DEFAULT_MODEL_ID, 'Embedding model', DEFAULT_MODEL_ID);
   const dtype = options.dtype ?? 'q8';
   const allowDownload = options.allowDownload ?? true;
   const batchSize = checkBatchSize(options.batchSize, 32, 'Transformers embedder');
@@ -185,16 +136,7 @@ export async function createTransformersEmbedder(options: TransformersOptions): 
     throw unavailable(modelId, folders, 'is not on this computer and downloading is turned off');
   }
   options.onProgress?.({ modelId, status: location.onDisk ? 'loading' : 'downloading' });
-  const settings: WorkerSettings = {
-    modelId,
-    lookIn: location.root,
-    // A model found in the user's own folder is read there and never downloaded into it.
-    downloadTo: location.root === options.modelsDir ? (options.downloadDir ?? options.modelsDir) : null,
-    allowDownload: allowDownload && location.root === options.modelsDir,
-    dtype,
-    onDisk: location.onDisk,
-    remoteHost: options.remoteHost,
-  };
+  const settings: WorkerSettings = { modelId, dtype, ...hubSettings(options, location, allowDownload) };
   const { client, ready } = await startWorker(settings, folders, options.onProgress);
   options.onProgress?.({ modelId, status: 'ready' });
   return {

@@ -2,23 +2,14 @@
  * The messages between the main thread and the embedding worker, declared once so both ends agree.
  * Every batch is one request and one reply; vectors come back as their own transferred buffers.
  */
+import type { HubSettings, ModelDtype } from './model-files';
 
-/** What the worker needs to load its model (passed as `workerData`). */
-export interface WorkerSettings {
+/** What the worker needs to load its model (passed as `workerData`); where it looks is {@link HubSettings}. */
+export interface WorkerSettings extends HubSettings {
   /** Hugging Face model id, e.g. `Xenova/multilingual-e5-small`. */
   modelId: string;
-  /** Folder holding `<modelId>/…` that transformers.js reads first (`env.localModelPath`). */
-  lookIn: string;
-  /** Folder downloads are written to (`env.cacheDir`), or null to write nothing. */
-  downloadTo: string | null;
-  /** Whether a missing file may be fetched from the Hugging Face hub. */
-  allowDownload: boolean;
   /** Quantisation of the ONNX file to load. */
-  dtype: 'q8' | 'fp32';
-  /** Hub address to download from; undefined for transformers.js's default (huggingface.co). */
-  remoteHost?: string;
-  /** Whether the model's files were already on disk (progress then says `loading`, not `downloading`). */
-  onDisk: boolean;
+  dtype: ModelDtype;
 }
 
 /** Main thread → worker: embed these texts (prefixes already applied). */
