@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { buildDocx } from '../ingest/parse/fixtures';
 import { call, makeKb, openCore, writeFiles } from '../ingest/testing/fixtures';
 import type { Sift } from '../sift';
 import { tempDir } from '../testing/temp';
@@ -22,6 +23,8 @@ async function glossaryKb() {
     'ops.md': GLOSSARY_BY_FRONT_MATTER,
     'notes.md': NOT_A_GLOSSARY,
     'web/glossary.html': HTML_GLOSSARY,
+    // Word has no `**`: its glossary lines are plain `Term: definition`.
+    'word/词汇表.docx': await buildDocx([{ text: 'Vector words', heading: 1 }, { text: 'HNSW (分层可导航小世界图): a graph index for nearest neighbours.' }]),
   });
   const sift = openCore(tempDir());
   open.push(sift);
@@ -38,6 +41,7 @@ describe('the glossary of a knowledge base', () => {
       ['BM25', 'wiki/docs/术语表.md'],
       ['Chunk', 'wiki/docs/术语表.md'],
       ['Embedding', 'wiki/web/glossary.html'],
+      ['HNSW', 'wiki/word/词汇表.docx'],
       ['HyDE', 'wiki/docs/术语表.md'],
       ['MMR', 'wiki/docs/术语表.md'],
       ['RRF', 'wiki/docs/术语表.md'],
@@ -56,6 +60,9 @@ describe('the glossary of a knowledge base', () => {
     const embedding = entries.find((e) => e.term === 'Embedding')!;
     expect(embedding).toMatchObject({ aliases: ['嵌入'], definition: 'A vector that stands for a text.' });
     expect(embedding.passage.text).toBe('Embedding / 嵌入 | A vector that stands for a text.');
+    const hnsw = entries.find((e) => e.term === 'HNSW')!;
+    expect(hnsw).toMatchObject({ aliases: ['分层可导航小世界图'], definition: 'a graph index for nearest neighbours.' });
+    expect(hnsw.passage.text).toBe('HNSW (分层可导航小世界图): a graph index for nearest neighbours.');
   });
 
   it('looks a term up by any of its names, normalised, else by the glossary terms it mentions', async () => {
@@ -83,6 +90,6 @@ describe('the glossary of a knowledge base', () => {
     fs.rmSync(path.join(root, 'docs', '术语表.md'));
     fs.rmSync(path.join(root, 'ops.md'));
     await sift.ingest(kb);
-    expect((await call(sift, 'glossary.list', { kb })).map((e) => e.term)).toEqual(['Embedding']);
+    expect((await call(sift, 'glossary.list', { kb })).map((e) => e.term)).toEqual(['Embedding', 'HNSW']);
   });
 });

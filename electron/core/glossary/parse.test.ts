@@ -78,3 +78,20 @@ describe('keysOf', () => {
     expect(keysOf({ term: 'ＲＲＦ', aliases: ['Reciprocal  Rank\tFusion', 'rrf', '倒数排名融合'] })).toEqual(['rrf', 'reciprocal rank fusion', '倒数排名融合']);
   });
 });
+
+describe('parseGlossary of pages without Markdown (HTML, Word, PDF)', () => {
+  const text = 'Glossary\n\nRRF (倒数排名融合): Reciprocal Rank Fusion.\nEmbedding： a vector of a text.\nMean time to recovery: how long a fix takes.\n\nNote that the list is short: read it all.\nSee https://example.com/x for more.';
+
+  it('reads plain Term: definition lines there, and only short terms without sentence punctuation', () => {
+    expect(parseGlossary(text, 'docx').map((e) => [e.term, e.aliases, e.definition, text.slice(e.start, e.end)])).toEqual([
+      ['RRF', ['倒数排名融合'], 'Reciprocal Rank Fusion.', 'RRF (倒数排名融合): Reciprocal Rank Fusion.'],
+      ['Embedding', [], 'a vector of a text.', 'Embedding： a vector of a text.'],
+      ['Mean time to recovery', [], 'how long a fix takes.', 'Mean time to recovery: how long a fix takes.'],
+    ]);
+  });
+
+  it('leaves plain lines alone in Markdown and plain text, where bold shows', () => {
+    expect(parseGlossary(text, 'markdown')).toEqual([]);
+    expect(parseGlossary(text, 'text')).toEqual([]);
+  });
+});

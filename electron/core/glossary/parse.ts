@@ -7,7 +7,9 @@
  * - definition lists: a term line, then `: definition` lines (`Term\n: definition`);
  * - two-column tables: `| term | definition |` rows (a header row and the `---` row skipped); HTML
  *   and Word tables become `term | definition` lines in the canonical text and are read the same way;
- * - bold lines: `**Term**: definition` (also `**Term:** definition`, as list items, with `：`).
+ * - bold lines: `**Term**: definition` (also `**Term:** definition`, as list items, with `：`);
+ * - in pages whose format has no `**` to see (HTML, Word, PDF: bold is gone from their text), plain
+ *   `Term: definition` lines, the term short and without sentence punctuation.
  *
  * Aliases: a parenthesis after the term (`**RRF** (Reciprocal Rank Fusion, 倒数排名融合): …`) and
  * ` / `-separated names (`RRF / 倒数排名融合`). Pure: no database, no file access.
@@ -19,6 +21,11 @@ export const GLOSSARY_NAMES = ['glossary', '术语表', '词汇表'];
 
 /** Longest term kept, in characters; a longer "term" line is prose, not a term. Default 120. */
 const MAX_TERM_CHARS = 120;
+/** Page kinds whose text has lost bold (parsed from HTML, Word or PDF): `Term: definition` lines are entries there. */
+const BOLDLESS_KINDS = new Set(['html', 'docx', 'pdf']);
+/** Longest term of a plain `Term: definition` line, in characters and in words: longer is a sentence with a colon. */
+const MAX_PLAIN_TERM_CHARS = 60;
+const MAX_PLAIN_TERM_WORDS = 4;
 
 /** One entry found in a glossary page's text. */
 export interface GlossaryDraft {
@@ -136,14 +143,26 @@ function rowEntry(line: string): { term: string; aliases: string[]; definition: 
   return names ? { ...names, definition: cells[1].replace(/\\\|/g, '|') } : null;
 }
 
+/** `Term: definition` (ASCII colon and a space, or `：`), a short term with no sentence punctuation. */
+const PLAIN_ENTRY = /^\s{0,3}(?:[-*+•]\s+|\d+[.)]\s+)?([^:：|]{1,120}?)\s*(?::\s+|：\s*)(\S.*)$/;
+
+function plainEntry(line: string): { term: string; aliases: string[]; rest: string } | null {
+  const m = PLAIN_ENTRY.exec(line);
+  if (!m || m[1]!.length > MAX_PLAIN_TERM_CHARS) return null;
+  const bare = m[1]!.replace(/[(（][^)）]*[)）]/g, '').trim();
+  if (/[.?!。？！,，;；]/.test(bare) || bare.split(/\s+/).length > MAX_PLAIN_TERM_WORDS) return null;
+  const names = termAndAliases(m[1]!);
+  return names ? { ...names, rest: m[2]!.trim() } : null;
+}
+
 const blank = (line: Line | undefined) => line !== undefined && line.text.trim() === '';
 
 /** Lines after a bold entry that continue its definition: up to a blank line or the start of anything else. */
-function continuation(lines: Line[], from: number): number {
+function continuation(lines: Line[], from: number, plain: boolean): number {
   let i = from;
   while (i < lines.length) {
     const t = lines[i]!.text;
-    if (!t.trim() || LIST_OR_HEADING.test(t) || FENCE.test(t) || boldEntry(t) || cellsOf(t)) break;
+    if (!t.trim() || LIST_OR_HEADING.test(t) || FENCE.test(t) || boldEntry(t) || cellsOf(t) || (plain && plainEntry(t))) break;
     i++;
   }
   return i;
@@ -169,8 +188,12 @@ function definitionEntry(lines: Line[], i: number): { definition: string; next: 
   return { definition: parts.join('\n'), next: j };
 }
 
-/** Every entry of a glossary page's canonical text, in order. Code blocks are skipped. */
-export function parseGlossary(text: string): GlossaryDraft[] {
+/**
+ * Every entry of a glossary page's canonical text, in order. Code blocks are skipped. `kind`: the
+ * page's kind (default `markdown`); `html`, `docx` and `pdf` pages also have plain `Term: definition` entries.
+ */
+export function parseGlossary(text: string, kind = 'markdown'): GlossaryDraft[] {
+  const plain = BOLDLESS_KINDS.has(kind);
   const lines = linesOf(text);
   const entries: GlossaryDraft[] = [];
   let inFence = false;
@@ -181,9 +204,9 @@ export function parseGlossary(text: string): GlossaryDraft[] {
       i++;
       continue;
     }
-    const bold = boldEntry(line.text);
+    const bold = boldEntry(line.text) ?? (plain ? plainEntry(line.text) : null);
     if (bold) {
-      const next = continuation(lines, i + 1);
+      const next = continuation(lines, i + 1, plain);
       const more = lines.slice(i + 1, next).map((l) => l.text.trim());
       const definition = [bold.rest, ...more].filter(Boolean).join('\n');
       if (definition) entries.push({ term: bold.term, aliases: bold.aliases, definition, start: line.start, end: lines[next - 1]!.end });

@@ -152,7 +152,7 @@ async function pageOf(job: FileJob, bytes: Buffer, stat: Stat, sha256: string): 
     pathTokens: toIndexText(job.pagePath.slice('wiki/'.length)),
     sections: sections.map((s) => ({ index: s.index, start: s.start, end: s.end, headingPath: s.headingPath })),
     chunks,
-    ...(isGlossaryPage(job.relPath, doc.metadata) ? { glossary: parseGlossary(doc.text) } : {}),
+    ...(isGlossaryPage(job.relPath, doc.metadata) ? { glossary: parseGlossary(doc.text, doc.kind) } : {}),
   };
 }
 

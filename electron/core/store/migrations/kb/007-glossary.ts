@@ -33,12 +33,12 @@ export const m007: Migration = {
     `);
     // Only glossary pages' text is read: a big knowledge base's text does not fit in memory at once.
     const pages = db
-      .prepare(`SELECT p.id, p.metadata, d.rel_path AS relPath FROM pages p JOIN documents d ON d.id = p.document_id`)
-      .all() as { id: number; metadata: string; relPath: string }[];
+      .prepare(`SELECT p.id, p.kind, p.metadata, d.rel_path AS relPath FROM pages p JOIN documents d ON d.id = p.document_id`)
+      .all() as { id: number; kind: string; metadata: string; relPath: string }[];
     const textOf = db.prepare(`SELECT text FROM pages WHERE id = ?`).pluck();
     for (const page of pages) {
       if (!isGlossaryPage(page.relPath, JSON.parse(page.metadata) as Record<string, unknown>)) continue;
-      writeGlossary(db, page.id, parseGlossary(textOf.get(page.id) as string));
+      writeGlossary(db, page.id, parseGlossary(textOf.get(page.id) as string, page.kind));
     }
   },
 };
