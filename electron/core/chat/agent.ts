@@ -2,7 +2,8 @@
  * The agent loop of a chat turn: stream the model's answer; when it calls `kb_search` or
  * `read_page`, run the tool (inside a per-turn search budget counted before each search), append
  * new passages with continued numbering, and let it go on — for a bounded number of rounds.
- * Broken tool arguments from small models are recovered or answered with a retry hint.
+ * Broken tool arguments from small models are recovered or answered with a retry hint. With a
+ * glossary, `lookup_glossary` gives a term's definition as a passage (outside the search budget).
  */
 import { SiftError } from '../../../shared/errors';
 import type { Passage, SearchResult } from '../../../shared/models';
@@ -95,6 +96,7 @@ async function runTool(deps: AgentDeps, call: LlmToolCall, bad: { count: number 
   return result(...(await readTool(deps, args.args)));
 }
 
+/** `lookup_glossary`: the term's entries as passages (numbered like any), or that the glossary has none. */
 function glossaryTool(deps: AgentDeps, args: Record<string, unknown>): [boolean, string, string] {
   const term = typeof args.term === 'string' ? args.term.trim() : '';
   if (!term) return [false, 'no term', 'lookup_glossary needs a "term" string, e.g. {"term": "RRF"}.'];
