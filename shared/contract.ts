@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { ChatMessage, Citation, Conversation, Decision, LlmStatus, Reference, RunningTurn, TurnInfo } from './chat-models';
 import { Settings, SettingsPatch } from './settings';
 import { AppInfo, Evidence, Folder, IngestStatus, KnowledgeBase, ModelProgress, ManifestRow, PageDetail, PageSummary, SearchMode, SearchResult } from './models';
+import { GlossaryEntry, GlossaryLookup } from './models';
 
 /** Declare one operation: its argument schema and its result schema. */
 function op<A extends z.ZodType, R extends z.ZodType>(args: A, result: R) {
@@ -155,6 +156,14 @@ export const operations = {
   ),
 
   'pages.get': op(z.object({ kb: KbRef, path: z.string().trim().startsWith('wiki/', 'a page path starts with wiki/') }), PageDetail),
+
+  /** Every entry of the knowledge base's glossary pages, by term (issue #15). */
+  'glossary.list': op(z.object({ kb: KbRef }), z.array(GlossaryEntry)),
+  /** A term's glossary entries (normalised: NFKC, case, whitespace), else those of glossary terms it mentions. */
+  'glossary.lookup': op(
+    z.object({ kb: KbRef, term: z.string().trim().min(1, 'the term is empty').max(1000, 'the term is longer than 1,000 characters') }),
+    GlossaryLookup,
+  ),
 } as const;
 
 /** Every event the core streams to clients, by name. */

@@ -190,8 +190,9 @@ export const Passage = z.object({
   /** sha256 (hex) of `text`, recomputable by any client. */
   contentHash: z.string(),
   provenance: Provenance,
-  /** `kb_meta`: a page describing the whole knowledge base (README, overview…), for questions about all of it. */
-  hitReason: z.enum(['explicit', 'title', 'body', 'kb_meta']),
+  /** `kb_meta`: a page describing the whole knowledge base (README, overview…), for questions about all of it.
+   *  `glossary`: an entry of the knowledge base's glossary, for a term the question names. */
+  hitReason: z.enum(['explicit', 'title', 'body', 'kb_meta', 'glossary']),
   /** Stage figures; null where a stage did not find this passage (never a made-up 0). */
   keywordRank: z.number().int().nullable(),
   keywordScore: z.number().nullable(),
@@ -241,3 +242,22 @@ export const Evidence = z.object({
   provenance: Provenance,
 });
 export type Evidence = z.infer<typeof Evidence>;
+
+/** One entry of a knowledge base's glossary (issue #15): a term, its aliases, and its definition's passage. */
+export const GlossaryEntry = z.object({
+  term: z.string(),
+  aliases: z.array(z.string()),
+  /** The definition as written in the glossary page. */
+  definition: z.string(),
+  /** The whole entry (term and definition) as a passage of its page, hit reason `glossary`: cite it like any. */
+  passage: Passage,
+});
+export type GlossaryEntry = z.infer<typeof GlossaryEntry>;
+
+/** What `glossary.lookup` found: the term's own entries (`exact`), else those of glossary terms it mentions. */
+export const GlossaryLookup = z.object({
+  term: z.string(),
+  match: z.enum(['exact', 'mentioned', 'none']),
+  entries: z.array(GlossaryEntry),
+});
+export type GlossaryLookup = z.infer<typeof GlossaryLookup>;

@@ -28,6 +28,9 @@ Search:
   search KB "QUERY" [--top-k N] [--mode hybrid|keyword|vector] [--json]
                               hybrid keyword + vector search; passages with where they
                               came from and why they were found
+  glossary KB [TERM] [--json] the knowledge base's glossary (pages named glossary, 术语表 or
+                              词汇表, or with front matter "sift: glossary"); with TERM, its
+                              entries by any of its names, else those of the terms it names
 
 Evaluation:
   eval DATASET [--mode hybrid|keyword|vector] [--top-k N] [--split S] [--json]

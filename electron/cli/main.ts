@@ -13,6 +13,7 @@ import { evalCommands } from './eval-commands';
 import { chatCommands } from './chat-commands';
 import { exportCommands } from './export-commands';
 import { mcpCommands } from './mcp-commands';
+import { glossaryCommands } from './glossary-commands';
 import { HELP } from './help';
 import { UsageError } from './usage';
 
@@ -38,7 +39,7 @@ const OPTIONS = {
   'follow-links': { type: 'boolean' },
 } as const;
 
-const commands = { ...kbCommands, ...ingestCommands, ...searchCommands, ...evalCommands, ...chatCommands, ...exportCommands, ...mcpCommands };
+const commands = { ...kbCommands, ...ingestCommands, ...searchCommands, ...evalCommands, ...chatCommands, ...exportCommands, ...mcpCommands, ...glossaryCommands };
 
 /** Run the CLI with `argv` (without node and script) and return the exit code. */
 export async function runCli(argv: string[], io: CommandIo = defaultIo()): Promise<number> {

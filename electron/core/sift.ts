@@ -21,6 +21,7 @@ import { askHandlers } from './chat/ask';
 import { chatHandlers, TurnRegistry } from './chat/handlers';
 import { TurnDiscarded } from './chat/turn';
 import { exportHandlers } from './export/handlers';
+import { glossaryHandlers } from './glossary/handlers';
 import { chromiumPdfRenderer, type PdfRenderer } from './export/pdf';
 import type { SearchOptions } from './search/search';
 import { VectorIndexBuilder } from './search/index-builder';
@@ -137,6 +138,7 @@ export function createSift(config: SiftConfig): Sift {
       return next;
     },
     ...exportHandlers(ctx, config.renderPdf ?? chromiumPdfRenderer()),
+    ...glossaryHandlers(ctx),
   };
 
   // Keep indexing and watching in step with the knowledge bases and their folders.

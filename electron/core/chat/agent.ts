@@ -2,14 +2,15 @@
  * The agent loop of a chat turn: stream the model's answer; when it calls `kb_search` or
  * `read_page`, run the tool (inside a per-turn search budget counted before each search), append
  * new passages with continued numbering, and let it go on — for a bounded number of rounds.
- * Broken tool arguments from small models are recovered or answered with a retry hint.
+ * Broken tool arguments from small models are recovered or answered with a retry hint. With a
+ * glossary, `lookup_glossary` gives a term's definition as a passage (outside the search budget).
  */
 import { SiftError } from '../../../shared/errors';
 import type { Passage, SearchResult } from '../../../shared/models';
 import { parseWikiRefs } from '../../../shared/wiki-refs';
 import type { EventBus } from '../events';
 import type { LlmClient, LlmMessage, LlmToolCall } from '../llm/types';
-import { TOOLS, formatPassage, noExactMatchNote } from './prompt';
+import { GLOSSARY_TOOL, TOOLS, formatPassage, noExactMatchNote } from './prompt';
 import { recoverToolArguments } from './tool-args';
 
 /** Limits of one turn. */
@@ -26,6 +27,14 @@ export interface AgentLimits {
   maxAnswerChars: number;
 }
 
+/** A knowledge base's glossary as a turn uses it (set only when the glossary has entries). */
+export interface TurnGlossary {
+  /** Passages of the entries whose terms occur in `text`, in the order they occur (a few at most). */
+  mentioned(text: string): Passage[];
+  /** Passages of a term's entries, else of the glossary terms the text mentions; none when it has none. */
+  lookup(term: string): Passage[];
+}
+
 /** What the loop needs from the turn. */
 export interface AgentDeps {
   turnId: string;
@@ -40,6 +49,8 @@ export interface AgentDeps {
   search: ((query: string, topK: number) => Promise<SearchResult>) | null;
   /** Read `[start, end)` of a page as a passage. */
   readPage: ((path: string, start: number | undefined, end: number | undefined) => Promise<Passage>) | null;
+  /** The glossary, offered as `lookup_glossary` (not counted in the search budget: it reads no index). Default none. */
+  glossary?: TurnGlossary | null;
   /** Passages so far (mutated: tools append). Passage i is `[i + 1]`. */
   passages: Passage[];
   /** Searches already made this turn (the automatic one counts). */
@@ -50,6 +61,7 @@ export interface AgentDeps {
 const EXPECTED: Record<string, string> = {
   kb_search: '{"query": "what to look for", "topK": 5}',
   read_page: '{"path": "wiki/…", "start": 0, "end": 2000}',
+  lookup_glossary: '{"term": "RRF"}',
 };
 
 /** Add a passage unless one of the same page and overlapping span is there; returns its number. */
@@ -68,7 +80,9 @@ async function runTool(deps: AgentDeps, call: LlmToolCall, bad: { count: number 
     events.emit('tool.result', { turnId, name: call.name, ok, summary });
     return content;
   };
-  if (!(call.name in EXPECTED) || (call.name === 'kb_search' && !deps.search) || (call.name === 'read_page' && !deps.readPage)) {
+  const unavailable = (call.name === 'kb_search' && !deps.search) || (call.name === 'read_page' && !deps.readPage)
+    || (call.name === 'lookup_glossary' && !deps.glossary);
+  if (!(call.name in EXPECTED) || unavailable) {
     return result(false, 'unknown tool', `There is no tool "${call.name}" here. Answer with the passages you have.`);
   }
   const args = recoverToolArguments(call.name, call.arguments, EXPECTED[call.name]!);
@@ -78,7 +92,21 @@ async function runTool(deps: AgentDeps, call: LlmToolCall, bad: { count: number 
     return result(false, `${args.problem} arguments`, args.hint + stop);
   }
   if (call.name === 'kb_search') return result(...(await searchTool(deps, args.args)));
+  if (call.name === 'lookup_glossary') return result(...glossaryTool(deps, args.args));
   return result(...(await readTool(deps, args.args)));
+}
+
+/** `lookup_glossary`: the term's entries as passages (numbered like any), or that the glossary has none. */
+function glossaryTool(deps: AgentDeps, args: Record<string, unknown>): [boolean, string, string] {
+  const term = typeof args.term === 'string' ? args.term.trim() : '';
+  if (!term) return [false, 'no term', 'lookup_glossary needs a "term" string, e.g. {"term": "RRF"}.'];
+  const found = deps.glossary!.lookup(term);
+  if (found.length === 0) return [true, 'not in the glossary', `The glossary has no entry for "${term}".`];
+  const lines = found.map((p) => {
+    const { number, added } = addPassage(deps.passages, p);
+    return added ? formatPassage(p, number) : `[${number}] (already given above: ${p.pagePath})`;
+  });
+  return [true, `${found.length} entr${found.length === 1 ? 'y' : 'ies'}`, lines.join('\n\n')];
 }
 
 async function searchTool(deps: AgentDeps, args: Record<string, unknown>): Promise<[boolean, string, string]> {
@@ -190,7 +218,8 @@ export async function runAgent(deps: AgentDeps, messages: LlmMessage[]): Promise
   const bad = { count: 0 };
   for (let round = 0; round < deps.limits.maxRounds; round++) {
     const lastRound = round === deps.limits.maxRounds - 1;
-    const tools = deps.search && !lastRound ? TOOLS : undefined;
+    const offered = deps.glossary ? [...TOOLS, GLOSSARY_TOOL] : TOOLS;
+    const tools = deps.search && !lastRound ? offered : undefined;
     const { text, calls, truncated } = await streamRound(deps, messages, tools, result);
     if (truncated) {
       result.truncated = truncated;

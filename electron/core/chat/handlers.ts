@@ -11,6 +11,8 @@ import type { CoreContext } from '../context';
 import { resolveKb } from '../kb/knowledge-bases';
 import type { LlmClient } from '../llm/types';
 import { kbMetaPassages } from '../search/meta-pages';
+import { glossarySize, lookupGlossary, mentionedEntries, passagesOf } from '../glossary/store';
+import type { TurnGlossary } from './agent';
 import { buildPassage, pageByPath } from '../search/passages';
 import { searchKnowledgeBase, type QueryEmbedder, type SearchOptions } from '../search/search';
 import { addMessage, createConversation, deleteConversation, getConversation, listConversations, listMessages, renameConversation } from './conversations';
@@ -33,6 +35,16 @@ export function readPageOf(ctx: CoreContext, kbId: string) {
   };
 }
 
+/** The glossary of knowledge base `kbId` for a turn, or undefined when it has no entries. */
+export function turnGlossaryOf(ctx: CoreContext, kbId: string): TurnGlossary | undefined {
+  const db = ctx.kbFiles.get(kbId);
+  if (glossarySize(db) === 0) return undefined;
+  return {
+    mentioned: (text) => passagesOf(mentionedEntries(db, text)),
+    lookup: (term) => passagesOf(lookupGlossary(db, term).entries),
+  };
+}
+
 /** What a turn needs from the chat handlers' dependencies. */
 export interface ChatDeps {
   llm: () => LlmClient;
@@ -43,7 +55,7 @@ export interface ChatDeps {
 
 /**
  * A turn's dependencies for knowledge base `kbId` (null: no knowledge base, so no search, pages or meta
- * pages): the settings and model client as they are now, hybrid search, `read_page` and the meta pages.
+ * pages): the settings and model client as they are now, hybrid search, `read_page`, the meta pages and the glossary.
  */
 export function turnDepsFor(ctx: CoreContext, deps: ChatDeps, kbId: string | null): TurnDeps {
   const search = kbId
@@ -54,6 +66,7 @@ export function turnDepsFor(ctx: CoreContext, deps: ChatDeps, kbId: string | nul
     appDb: ctx.appDb, events: ctx.events, llm: deps.llm(), logsDir: path.join(ctx.dataDir, 'logs'),
     settings: deps.settings(), search, readPage: kbId ? readPageOf(ctx, kbId) : null,
     metaPassages: kbId ? () => kbMetaPassages(ctx.kbFiles.get(kbId)) : undefined,
+    glossary: kbId ? turnGlossaryOf(ctx, kbId) : undefined,
   };
 }
 

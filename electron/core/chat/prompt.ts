@@ -42,6 +42,21 @@ export const TOOLS: LlmTool[] = [
   },
 ];
 
+/** The glossary tool, offered when the knowledge base has a glossary (issue #15). */
+export const GLOSSARY_TOOL: LlmTool = {
+  name: 'lookup_glossary',
+  description: 'Look a term up in the knowledge base\'s glossary. Returns its definition as a numbered passage you can cite as [n].',
+  parameters: {
+    type: 'object',
+    properties: { term: { type: 'string', description: 'the term, abbreviation or name to look up' } },
+    required: ['term'],
+  },
+};
+
+/** What the system prompt adds when the glossary tool is offered (small models read the prompt, not the schema). */
+export const GLOSSARY_TOOL_NOTE =
+  'lookup_glossary(term) gives the knowledge base\'s own definition of a term (an abbreviation, a name) as a numbered passage; definitions of terms named in the question are already among the passages.';
+
 /** How the retrieval went, which changes what the model is asked to do. */
 export type RetrievalState = 'found' | 'empty' | 'failed' | 'none';
 

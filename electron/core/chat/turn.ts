@@ -12,13 +12,14 @@ import { parseWikiRefs } from '../../../shared/wiki-refs';
 import { now } from '../context';
 import type { EventBus } from '../events';
 import type { LlmClient } from '../llm/types';
-import { runAgent, type AgentLimits } from './agent';
+import { runAgent, type AgentLimits, type TurnGlossary } from './agent';
 import { checkCitations, decide, referencesOf } from './answer-check';
 import { addMessage } from './conversations';
 import { bestPassagePerPage, catalogueAnswer } from './catalogue';
 import { extractiveAnswer, isOnlyHeading } from './extractive';
 import { kbQuestionOf } from './kb-questions';
 import { contextBudget, fitPassages, historyMessages, systemPrompt, userMessageWithContext, type RetrievalState } from './prompt';
+import { GLOSSARY_TOOL_NOTE } from './prompt';
 import { appendRetrievalLog } from './retrieval-log';
 import { shouldSearch } from './trigger';
 
@@ -52,6 +53,9 @@ export interface TurnDeps {
   readPage: ((path: string, start: number | undefined, end: number | undefined) => Promise<Passage>) | null;
   /** The knowledge base's meta pages (README, overview…), quoted first for questions about the whole of it. */
   metaPassages?: () => Passage[];
+  /** The knowledge base's glossary, when it has one: the definitions of the question's terms are quoted first
+   *  (hit reason `glossary`), and the model may call `lookup_glossary`. Default none. */
+  glossary?: TurnGlossary;
   /** Keep the answer and return it as a message; default: add it to the request's conversation in `appDb`. */
   store?: (content: string, turn: TurnInfo) => ChatMessage;
 }
@@ -98,9 +102,10 @@ async function retrieve(req: TurnRequest, deps: TurnDeps, search: boolean, budge
     // question goes the ordinary way (the passages nearest in meaning, for the model or quoted).
     const mentioning = asked?.kind === 'catalogue' ? found.filter((p) => p.keywordRank !== null) : [];
     const catalogue = mentioning.length > 0 && asked?.kind === 'catalogue' ? asked.topic : undefined;
-    const passages = catalogue !== undefined
-      ? bestPassagePerPage(mentioning)
-      : fitPassages(asked?.kind === 'overview' ? withMetaFirst(deps.metaPassages?.() ?? [], found) : found, budget);
+    const searched = asked?.kind === 'overview' ? withMetaFirst(deps.metaPassages?.() ?? [], found) : found;
+    // Definitions of the glossary terms the question names come first (the same overlap rule as meta pages).
+    const defined = withMetaFirst(deps.glossary?.mentioned(req.message) ?? [], searched);
+    const passages = catalogue !== undefined ? bestPassagePerPage(mentioning) : fitPassages(defined, budget);
     const ms = Math.round(performance.now() - t);
     const { noExactMatch } = result;
     if (passages.length === 0) {
@@ -196,8 +201,9 @@ async function answer(req: TurnRequest, deps: TurnDeps, signal: AbortSignal, st:
     onToken(st.answer);
     return;
   }
+  const glossaryNote = req.kbId && deps.glossary ? `\n${GLOSSARY_TOOL_NOTE}` : '';
   const messages = [
-    { role: 'system' as const, content: systemPrompt(retrieval.state, retrieval.error, retrieval.noExactMatch) },
+    { role: 'system' as const, content: systemPrompt(retrieval.state, retrieval.error, retrieval.noExactMatch) + glossaryNote },
     ...historyMessages(req.history, budget * 2),
     { role: 'user' as const, content: userMessageWithContext(req.message, retrieval.passages, budget) },
   ];
@@ -205,6 +211,7 @@ async function answer(req: TurnRequest, deps: TurnDeps, signal: AbortSignal, st:
     turnId: req.turnId, llm: deps.llm, model: picked.model, think: req.think ?? deps.settings.think,
     numCtx: picked.window ?? deps.settings.numCtx, events: deps.events, signal, limits: deps.settings,
     search: req.kbId ? deps.search : null, readPage: req.kbId ? deps.readPage : null,
+    glossary: req.kbId ? deps.glossary : null,
     passages: retrieval.passages, searchesUsed: retrieval.state === 'none' ? 0 : 1,
     onToken: (text: string) => {
       st.answer += text;

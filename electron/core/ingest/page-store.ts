@@ -17,6 +17,8 @@
 import type Database from 'better-sqlite3';
 import type { ParsedDocument } from './types';
 import { now } from '../context';
+import type { GlossaryDraft } from '../glossary/parse';
+import { writeGlossary } from '../glossary/store';
 import { hasVectorTables } from './vectors';
 
 /** Run `body` in a transaction, or inside the caller's when one is open (no savepoint; see above). */
@@ -51,6 +53,8 @@ export interface PreparedPage {
   pathTokens: string;
   sections: { index: number; start: number; end: number; headingPath: string[] }[];
   chunks: { index: number; sectionIndex: number; start: number; end: number; hash: string; tokens: string }[];
+  /** Glossary entries, when the page is a glossary page (glossary/parse.ts). Default none. */
+  glossary?: GlossaryDraft[];
 }
 
 /** What the store remembers of a file, to decide whether it changed. */
@@ -101,6 +105,8 @@ function deletePageOf(db: Database.Database, documentId: number): void {
   cached(db, `DELETE FROM chunks WHERE page_id = ?`).run(page.id);
   cached(db, `DELETE FROM sections_fts WHERE rowid IN (SELECT id FROM sections WHERE page_id = ?)`).run(page.id);
   cached(db, `DELETE FROM sections WHERE page_id = ?`).run(page.id);
+  cached(db, `DELETE FROM glossary_keys WHERE entry_id IN (SELECT id FROM glossary_entries WHERE page_id = ?)`).run(page.id);
+  cached(db, `DELETE FROM glossary_entries WHERE page_id = ?`).run(page.id);
   cached(db, `DELETE FROM pages WHERE id = ?`).run(page.id);
 }
 
@@ -189,6 +195,7 @@ export function writePage(db: Database.Database, p: PreparedPage, held?: HeldRow
       rows.chunks.push([id, c.tokens, p.titleTokens, p.pathTokens]);
     }
     rows.sections.push(...sectionRows(p, sectionIds));
+    writeGlossary(db, page.id, p.glossary ?? []);
     if (!held) writeKeywordRows(db, rows);
   });
 }

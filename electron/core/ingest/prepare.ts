@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { isGlossaryPage, parseGlossary } from '../glossary/parse';
 import { buildSections, chunkSections } from '../text/chunk';
 import { toIndexText } from '../text/tokenize';
 import { parseFile } from './parse';
@@ -151,6 +152,7 @@ async function pageOf(job: FileJob, bytes: Buffer, stat: Stat, sha256: string): 
     pathTokens: toIndexText(job.pagePath.slice('wiki/'.length)),
     sections: sections.map((s) => ({ index: s.index, start: s.start, end: s.end, headingPath: s.headingPath })),
     chunks,
+    ...(isGlossaryPage(job.relPath, doc.metadata) ? { glossary: parseGlossary(doc.text, doc.kind) } : {}),
   };
 }
 

@@ -67,7 +67,10 @@ export function CitationChip({ number, state, passage, quoteVerified, onOpen }: 
       </button>
       {preview && (
         <span role="tooltip" id={tipId} className="cite-preview">
-          <span className="cite-preview-title">{passage.title}</span>
+          <span className="cite-preview-title">
+            {passage.title}
+            {passage.hitReason === 'glossary' && <span className="glossary-mark">{t('citation.glossary')}</span>}
+          </span>
           <span className="cite-preview-where">
             {passage.pagePath}
             {where && ` · ${where}`}

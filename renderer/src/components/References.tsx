@@ -33,6 +33,8 @@ export function TurnFooter({ turn, error, onOpenPassage }: TurnFooterProps) {
   if (turn.searchError) notes.push(t('turn.searchFailed', { error: turn.searchError }));
   // The core's own words on what went wrong (which limit, how many lines were lost), after the summary above.
   notes.push(...(turn.warnings ?? []));
+  // References that are glossary definitions say so (the reference itself carries no hit reason; its passage does).
+  const glossaryIds = new Set(turn.passages.filter((p) => p.hitReason === 'glossary').map((p) => p.evidenceId));
   return (
     <div className="turn-footer">
       {notes.map((n) => (
@@ -53,6 +55,7 @@ export function TurnFooter({ turn, error, onOpenPassage }: TurnFooterProps) {
                   </button>
                   <span className="reference-path">{r.pagePath}</span>
                   {whereOf(r, t) && <span className="reference-where">{whereOf(r, t)}</span>}
+                  {glossaryIds.has(r.evidenceId) && <span className="glossary-mark">{t('turn.glossaryMark')}</span>}
                 </div>
                 <Quote text={r.quote} path={r.pagePath} />
               </li>
@@ -82,7 +85,7 @@ function figure(value: number | null, digits = 0): string {
 
 function WhyFound({ passages }: { passages: Passage[] }) {
   const { t } = useTranslation();
-  const reason = { explicit: t('turn.hitExplicit'), title: t('turn.hitTitle'), body: t('turn.hitBody'), kb_meta: t('turn.hitKbMeta') } as const;
+  const reason = { explicit: t('turn.hitExplicit'), title: t('turn.hitTitle'), body: t('turn.hitBody'), kb_meta: t('turn.hitKbMeta'), glossary: t('turn.hitGlossary') } as const;
   return (
     <details className="why-found">
       <summary>{t('turn.whyFound')}</summary>

@@ -110,6 +110,7 @@ export const en = {
     pages: 'pages {{from, number}}–{{to, number}}',
     line: 'line {{line, number}}',
     lines: 'lines {{from, number}}–{{to, number}}',
+    glossary: 'Glossary',
   },
   turn: {
     refused: 'No answer: nothing in this knowledge base answers the question.',
@@ -132,6 +133,8 @@ export const en = {
     hitTitle: 'title matches',
     hitBody: 'text matches',
     hitKbMeta: 'describes the knowledge base',
+    hitGlossary: 'glossary definition of a term in the question',
+    glossaryMark: 'glossary',
   },
   steps: {
     searching: 'Searching…',

@@ -107,6 +107,7 @@ export const zhCN: Translation = {
     pages: '第 {{from, number}}–{{to, number}} 页',
     line: '第 {{line, number}} 行',
     lines: '第 {{from, number}}–{{to, number}} 行',
+    glossary: '术语表',
   },
   turn: {
     refused: '无法回答：这个知识库中没有能回答该问题的内容。',
@@ -129,6 +130,8 @@ export const zhCN: Translation = {
     hitTitle: '标题匹配',
     hitBody: '正文匹配',
     hitKbMeta: '知识库说明',
+    hitGlossary: '问题中术语的术语表释义',
+    glossaryMark: '术语表',
   },
   steps: {
     searching: '正在搜索…',
