@@ -13,6 +13,7 @@ import { parseFile } from './parse';
 import type { DocumentProblem, PreparedPage } from './page-store';
 import { ParseError } from './types';
 import { isWithin, nonRegularKind, readRegularFile } from './safe-read';
+import { pageVersionRecord } from './versions';
 
 /** One file to prepare. */
 export interface FileJob {
@@ -151,6 +152,7 @@ async function pageOf(job: FileJob, bytes: Buffer, stat: Stat, sha256: string): 
     pathTokens: toIndexText(job.pagePath.slice('wiki/'.length)),
     sections: sections.map((s) => ({ index: s.index, start: s.start, end: s.end, headingPath: s.headingPath })),
     chunks,
+    version: pageVersionRecord(doc.metadata, job.relPath, title),
   };
 }
 
