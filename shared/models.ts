@@ -178,6 +178,27 @@ export const Provenance = z.object({
 });
 export type Provenance = z.infer<typeof Provenance>;
 
+/**
+ * Where a page stands among the versions of its document (issue #15): `current` (in force, nothing newer),
+ * `superseded` (a newer version or an explicit `superseded_by` replaces it), `expired` (past its `expires` day),
+ * `undated` (it says nothing of its version, but other versions of the document do).
+ */
+export const VersionStatus = z.enum(['current', 'superseded', 'expired', 'undated']);
+export type VersionStatus = z.infer<typeof VersionStatus>;
+
+/** The version of a passage's page, from its front matter or file name. */
+export const PassageVersion = z.object({
+  status: VersionStatus,
+  /** The version as written (`v2`, `2024版`, `2024 edition`), or null. */
+  label: z.string().nullable(),
+  /** First day in force and day it ends, `YYYY-MM-DD`, when the page says. */
+  effective: z.string().nullable(),
+  expires: z.string().nullable(),
+  /** The page (`wiki/…`) that replaces this one, when the knowledge base holds it. */
+  supersededBy: z.string().nullable(),
+});
+export type PassageVersion = z.infer<typeof PassageVersion>;
+
 /** One search result: a span of a page's canonical text, and why it was found. */
 export const Passage = z.object({
   /** Opaque id for `evidence.get`. */
@@ -198,6 +219,8 @@ export const Passage = z.object({
   vectorRank: z.number().int().nullable(),
   vectorDistance: z.number().nullable(),
   rrfScore: z.number().nullable(),
+  /** The page's version, when it or another version of its document names one (absent otherwise). */
+  version: PassageVersion.optional(),
 });
 export type Passage = z.infer<typeof Passage>;
 
