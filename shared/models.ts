@@ -133,8 +133,11 @@ export const ManifestRow = z.object({
   embeddedChunks: z.number().int(),
   /** `current`: every chunk has a vector of the knowledge base's model; `pending`: some wait; `none`: no vectors. */
   vectors: z.enum(['current', 'pending', 'none']),
-  /** Version status of the document, when known (not read yet: always null). */
+  /** Version status of the document (`current`, `superseded`, `expired`, `undated`; see VersionStatus), or null
+   *  when neither its page nor another version of it names a version. */
   version: z.string().nullable(),
+  /** The version as the page names it (`v2`, `2024版`), or null. */
+  versionLabel: z.string().nullable().optional(),
 });
 export type ManifestRow = z.infer<typeof ManifestRow>;
 

@@ -84,6 +84,23 @@ function loadRow(db: Database.Database, id: number): Loaded | null {
   return { ...row, hasFacts: row.hasFacts === 1, supersedes: targets('supersedes'), supersededBy: targets('superseded_by') };
 }
 
+/**
+ * Every page that may have a version: pages that name one, pages sharing a key with those, pages a link
+ * names. Other pages have none, so a listing of the whole knowledge base looks up only these.
+ */
+export function versionedPageIds(db: Database.Database): number[] {
+  if (!hasVersionTables(db)) return [];
+  return db
+    .prepare(
+      `SELECT page_id FROM page_versions WHERE has_facts = 1
+         OR (name_key != '' AND name_key IN (SELECT name_key FROM page_versions WHERE has_facts = 1))
+         OR (title_key != '' AND title_key IN (SELECT title_key FROM page_versions WHERE has_facts = 1))
+         OR file_key IN (SELECT target FROM page_version_links) OR title_norm IN (SELECT target FROM page_version_links)`,
+    )
+    .pluck()
+    .all() as number[];
+}
+
 /** Pages that may be other versions of `page`'s document: same keys (pages with facts only), and links both ways. */
 function siblingIds(db: Database.Database, page: Loaded): number[] {
   const ids = new Set<number>();
