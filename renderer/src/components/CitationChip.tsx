@@ -7,6 +7,7 @@ import { useId, useState } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { Passage } from '../../../shared/models';
+import { VersionBadge } from './VersionBadge';
 
 /** Props of {@link CitationChip}. */
 export interface CitationChipProps {
@@ -67,7 +68,9 @@ export function CitationChip({ number, state, passage, quoteVerified, onOpen }: 
       </button>
       {preview && (
         <span role="tooltip" id={tipId} className="cite-preview">
-          <span className="cite-preview-title">{passage.title}</span>
+          <span className="cite-preview-title">
+            {passage.title} <VersionBadge version={passage.version} />
+          </span>
           <span className="cite-preview-where">
             {passage.pagePath}
             {where && ` · ${where}`}
