@@ -117,7 +117,8 @@ export function versionNote(v: NonNullable<Passage['version']>): string {
 
 /** What the model is told when some passages come from superseded or expired versions. */
 export const OLD_VERSIONS_NOTE =
-  'Some passages come from SUPERSEDED or EXPIRED versions of a document. Answer from the current version unless the question asks about an earlier one, and say so when you cite an old version.';
+  'Some passages come from SUPERSEDED or EXPIRED versions of a document. Answer from the current version ' +
+  'unless the question asks about an earlier one, and say so when you cite an old version.';
 
 /** The user's message with the hidden context block of numbered passages before it. */
 export function userMessageWithContext(question: string, passages: Passage[], budgetChars: number): string {

@@ -58,7 +58,10 @@ export function sourceLine(p: Passage, lang: ExportLanguage = 'en'): string {
   if (pdf) parts.push(words.page(pdf[0], pdf[1]));
   else if (headings.length) parts.push(headings.join(' › '));
   if (p.provenance.lines) parts.push(words.lines(p.provenance.lines[0], p.provenance.lines[1]));
-  if (p.version) parts.push([words.version[p.version.status], p.version.label && quoteInline(p.version.label)].filter(Boolean).join(' '));
+  if (p.version) {
+    const label = p.version.label ? ` ${quoteInline(p.version.label)}` : '';
+    parts.push(`${words.version[p.version.status]}${label}`);
+  }
   return `${quoteInline(p.title)} — ${parts.join(words.comma)}`;
 }
 

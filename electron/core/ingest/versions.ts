@@ -60,12 +60,20 @@ const NAME_ENDINGS: { re: RegExp; kind: 'year' | 'number' }[] = [
   { re: new RegExp(String.raw`[\s_\-]${YEAR}$`, 'u'), kind: 'year' },
 ];
 
+/** A name split into the name proper and the version part it ends with. */
+export interface NameVersion {
+  rest: string;
+  label: string | null;
+  number: string | null;
+  year: number | null;
+}
+
 /**
  * The version part at the end of a name (a file name without extension, or a title), and the name
  * without it. `rest` is the name unchanged and `label` null when it ends in no version part, or
  * when nothing but the version would be left (`2024.md` is a year's notes, not version 2024 of '').
  */
-export function splitVersion(name: string): { rest: string; label: string | null; number: string | null; year: number | null } {
+export function splitVersion(name: string): NameVersion {
   const nfkc = name.normalize('NFKC').trim();
   for (const { re, kind } of NAME_ENDINGS) {
     const m = re.exec(nfkc);
@@ -78,12 +86,15 @@ export function splitVersion(name: string): { rest: string; label: string | null
   return { rest: nfkc, label: null, number: null, year: null };
 }
 
+/** A year, optionally a month and a day: `2024`, `2024-01`, `2024/1/5`, `2024.1.5`, `2024年1月5日`. */
+const DAY = /^\s*((?:19|20)\d{2})(?:\s*[-/.年]\s*(\d{1,2})(?:\s*[-/.月]\s*(\d{1,2})\s*日?)?\s*月?)?\s*年?\s*$/u;
+
 /** `YYYY-MM-DD` from `2024-01-05`, `2024/1/5`, `2024.1.5`, `2024年1月5日`, or a month or year alone (its first
  *  day, or with `end` its last); null for anything else. */
 export function parseDay(value: unknown, end = false): string | null {
   if (typeof value === 'number' && Number.isInteger(value)) value = String(value);
   if (typeof value !== 'string') return null;
-  const m = /^\s*((?:19|20)\d{2})(?:\s*[-/.年]\s*(\d{1,2})(?:\s*[-/.月]\s*(\d{1,2})\s*日?)?\s*月?)?\s*年?\s*$/u.exec(value.normalize('NFKC'));
+  const m = DAY.exec(value.normalize('NFKC'));
   if (!m) return null;
   const year = Number(m[1]);
   const month = m[2] ? Number(m[2]) : end ? 12 : 1;
@@ -104,7 +115,8 @@ export function linkKey(target: string): string {
 
 function links(value: unknown): string[] {
   const list = Array.isArray(value) ? value : value === undefined || value === null ? [] : [value];
-  return [...new Set(list.filter((v) => typeof v === 'string' || typeof v === 'number').map((v) => linkKey(String(v))).filter(Boolean))];
+  const keys = list.filter((v) => typeof v === 'string' || typeof v === 'number').map((v) => linkKey(String(v)));
+  return [...new Set(keys.filter(Boolean))];
 }
 
 /** A front matter `version` value: `2`, `v1.3`, `2024`, `2024版`, `第3版`, or free text kept as the label only. */
@@ -139,7 +151,8 @@ export function versionFacts(metadata: Record<string, unknown>, relPath: string)
 
 /** True when a page says anything about its version. */
 export function hasVersionFacts(f: VersionFacts): boolean {
-  return f.label !== null || f.effective !== null || f.expires !== null || f.supersedes.length > 0 || f.supersededBy.length > 0;
+  const links = f.supersedes.length + f.supersededBy.length;
+  return f.label !== null || f.effective !== null || f.expires !== null || links > 0;
 }
 
 /** The grouping and link keys of a page (see {@link VersionKeys}). */

@@ -49,9 +49,14 @@ const inForce = (m: VersionMember, today: string) => m.effective === null || m.e
  * them) on `today` (`YYYY-MM-DD`), and the path of the version that replaces it when there is one.
  * Expired beats superseded (it is the page's own word). A version not yet in force replaces nothing.
  */
-export function versionStatus(page: VersionMember, members: VersionMember[], today: string): { status: VersionStatus; supersededBy: string | null } {
+export function versionStatus(
+  page: VersionMember,
+  members: VersionMember[],
+  today: string,
+): { status: VersionStatus; supersededBy: string | null } {
   const others = members.filter((m) => m.pageId !== page.pageId && inForce(m, today));
-  const newest = (list: VersionMember[]) => list.reduce<VersionMember | null>((best, m) => (best && !isNewer(m, best) ? best : m), null);
+  const newest = (list: VersionMember[]) =>
+    list.reduce<VersionMember | null>((best, m) => (best && !isNewer(m, best) ? best : m), null);
   const explicit = others.filter((m) => names(page, m.supersedes) || names(m, page.supersededBy));
   const implicit = page.hasFacts ? others.filter((m) => m.hasFacts && isNewer(m, page)) : [];
   const replacer = newest(explicit) ?? newest(implicit);
@@ -79,7 +84,8 @@ export function versionMentions(query: string): VersionMention {
   const numbers = new Set<string>();
   const years = new Set<number>();
   const days = new Set<string>();
-  for (const m of q.matchAll(/(?<![\p{L}\p{N}])(?:v|version\s*|版本\s*)(\d+(?:\.\d+)*)(?![\p{L}\p{N}/]|\.\p{N})/giu)) numbers.add(m[1]!);
+  const versionWord = /(?<![\p{L}\p{N}])(?:v|version\s*|版本\s*)(\d+(?:\.\d+)*)(?![\p{L}\p{N}/]|\.\p{N})/giu;
+  for (const m of q.matchAll(versionWord)) numbers.add(m[1]!);
   for (const m of q.matchAll(/第\s*(\d+)\s*版/gu)) numbers.add(m[1]!);
   for (const m of q.matchAll(/(?<!\d)((?:19|20)\d{2})(?!\d)/gu)) years.add(Number(m[1]));
   for (const m of q.matchAll(/(?<!\d)((?:19|20)\d{2})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})(?!\d)/gu)) {
@@ -125,7 +131,11 @@ const STATUS_ORDER: Record<VersionStatus, number> = { current: 0, undated: 1, su
  * the versions of a document already hold are shuffled among them; every other item keeps its place,
  * and nothing is dropped.
  */
-export function preferVersions<T>(items: T[], versionOf: (item: T) => RankedVersion | undefined, mention: VersionMention): T[] {
+export function preferVersions<T>(
+  items: T[],
+  versionOf: (item: T) => RankedVersion | undefined,
+  mention: VersionMention,
+): T[] {
   const slots = new Map<number, number[]>();
   items.forEach((item, i) => {
     const v = versionOf(item);

@@ -79,7 +79,8 @@ export function pageVersions(db: Database.Database, pageIds: Iterable<number>, t
 function loadRow(db: Database.Database, id: number): Loaded | null {
   const row = cached(db, ROW).get(id) as Row | undefined;
   if (!row) return null;
-  const links = cached(db, `SELECT relation, target FROM page_version_links WHERE page_id = ?`).all(id) as { relation: string; target: string }[];
+  const linkRows = cached(db, `SELECT relation, target FROM page_version_links WHERE page_id = ?`).all(id);
+  const links = linkRows as { relation: string; target: string }[];
   const targets = (relation: string) => links.filter((l) => l.relation === relation).map((l) => l.target);
   return { ...row, hasFacts: row.hasFacts === 1, supersedes: targets('supersedes'), supersededBy: targets('superseded_by') };
 }
@@ -105,11 +106,14 @@ export function versionedPageIds(db: Database.Database): number[] {
 function siblingIds(db: Database.Database, page: Loaded): number[] {
   const ids = new Set<number>();
   const add = (list: unknown[]) => list.forEach((id) => ids.add(id as number));
-  const byKey = (column: 'name_key' | 'title_key', key: string) =>
-    key && add(cached(db, `SELECT page_id FROM page_versions WHERE ${column} = ? AND has_facts = 1 LIMIT ${SIBLINGS_MAX}`).pluck().all(key));
+  const byKey = (column: 'name_key' | 'title_key', key: string) => {
+    const sql = `SELECT page_id FROM page_versions WHERE ${column} = ? AND has_facts = 1 LIMIT ${SIBLINGS_MAX}`;
+    if (key) add(cached(db, sql).pluck().all(key));
+  };
   byKey('name_key', page.nameKey);
   byKey('title_key', page.titleKey);
-  const named = cached(db, `SELECT page_id FROM page_versions WHERE file_key = ? OR title_norm = ? LIMIT ${SIBLINGS_MAX}`).pluck();
+  const namedSql = `SELECT page_id FROM page_versions WHERE file_key = ? OR title_norm = ? LIMIT ${SIBLINGS_MAX}`;
+  const named = cached(db, namedSql).pluck();
   for (const target of [...page.supersedes, ...page.supersededBy]) add(named.all(target, target));
   const naming = `SELECT DISTINCT page_id FROM page_version_links WHERE target IN (?, ?) LIMIT ${SIBLINGS_MAX}`;
   add(cached(db, naming).pluck().all(page.fileKey, page.titleNorm));
@@ -134,5 +138,6 @@ class UnionFind {
 /** The passage with its page's version, when the page has one. */
 export function withVersion(p: Passage, v: PageVersion | undefined): Passage {
   if (!v) return p;
-  return { ...p, version: { status: v.status, label: v.label, effective: v.effective, expires: v.expires, supersededBy: v.supersededBy } };
+  const { status, label, effective, expires, supersededBy } = v;
+  return { ...p, version: { status, label, effective, expires, supersededBy } };
 }

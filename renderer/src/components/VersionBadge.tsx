@@ -22,7 +22,8 @@ export function VersionBadge({ version }: { version: PassageVersion | undefined 
 
 /** What the badge means, shown on hover. */
 function titleOf(version: PassageVersion, t: TFunction): string {
-  if (version.status === 'superseded' && version.supersededBy) return t('version.supersededByTitle', { path: version.supersededBy });
+  const by = version.supersededBy;
+  if (version.status === 'superseded' && by) return t('version.supersededByTitle', { path: by });
   if (version.status === 'expired' && version.expires) return t('version.expiredTitle', { date: version.expires });
   if (version.status === 'superseded' || version.status === 'expired') return t('version.supersededTitle');
   if (version.status === 'undated') return t('version.undatedTitle');

@@ -41,7 +41,9 @@ export const m007: Migration = {
       CREATE INDEX page_version_links_by_page ON page_version_links(page_id);
     `);
     const insert = inserter(db);
-    const pages = db.prepare(`SELECT p.id, p.title, p.metadata, d.rel_path AS relPath FROM pages p JOIN documents d ON d.id = p.document_id`);
+    const pages = db.prepare(
+      `SELECT p.id, p.title, p.metadata, d.rel_path AS relPath FROM pages p JOIN documents d ON d.id = p.document_id`,
+    );
     for (const row of pages.all() as { id: number; title: string; metadata: string; relPath: string }[]) {
       insert(row.id, pageVersionRecord(JSON.parse(row.metadata) as Record<string, unknown>, row.relPath, row.title));
     }
@@ -57,7 +59,8 @@ function inserter(db: Database.Database): (pageId: number, v: PageVersionRecord)
   );
   const link = db.prepare(`INSERT INTO page_version_links (page_id, relation, target) VALUES (?, ?, ?)`);
   return (pageId, v) => {
-    row.run(pageId, v.label, v.number, v.year, v.effective, v.expires, hasVersionFacts(v) ? 1 : 0, v.nameKey, v.titleKey, v.fileKey, v.titleNorm);
+    const facts = hasVersionFacts(v) ? 1 : 0;
+    row.run(pageId, v.label, v.number, v.year, v.effective, v.expires, facts, v.nameKey, v.titleKey, v.fileKey, v.titleNorm);
     for (const target of v.supersedes) link.run(pageId, 'supersedes', target);
     for (const target of v.supersededBy) link.run(pageId, 'superseded_by', target);
   };
