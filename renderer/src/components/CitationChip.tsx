@@ -69,7 +69,9 @@ export function CitationChip({ number, state, passage, quoteVerified, onOpen }: 
       {preview && (
         <span role="tooltip" id={tipId} className="cite-preview">
           <span className="cite-preview-title">
-            {passage.title} <VersionBadge version={passage.version} />
+            {passage.title}
+            {passage.version && ' '}
+            <VersionBadge version={passage.version} />
           </span>
           <span className="cite-preview-where">
             {passage.pagePath}

@@ -104,7 +104,9 @@ function WhyFound({ passages }: { passages: Passage[] }) {
             <tr key={p.evidenceId}>
               <td>{i + 1}</td>
               <td title={p.pagePath}>
-                {p.title} <VersionBadge version={p.version} />
+                {p.title}
+                {p.version && ' '}
+                <VersionBadge version={p.version} />
               </td>
               <td>{reason[p.hitReason]}</td>
               <td>{figure(p.keywordRank)}</td>
