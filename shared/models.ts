@@ -133,8 +133,11 @@ export const ManifestRow = z.object({
   embeddedChunks: z.number().int(),
   /** `current`: every chunk has a vector of the knowledge base's model; `pending`: some wait; `none`: no vectors. */
   vectors: z.enum(['current', 'pending', 'none']),
-  /** Version status of the document, when known (not read yet: always null). */
+  /** Version status of the document (`current`, `superseded`, `expired`, `undated`; see VersionStatus), or null
+   *  when neither its page nor another version of it names a version. */
   version: z.string().nullable(),
+  /** The version as the page names it (`v2`, `2024版`), or null. */
+  versionLabel: z.string().nullable().optional(),
 });
 export type ManifestRow = z.infer<typeof ManifestRow>;
 
@@ -178,6 +181,27 @@ export const Provenance = z.object({
 });
 export type Provenance = z.infer<typeof Provenance>;
 
+/**
+ * Where a page stands among the versions of its document (issue #15): `current` (in force, nothing newer),
+ * `superseded` (a newer version or an explicit `superseded_by` replaces it), `expired` (past its `expires` day),
+ * `undated` (it says nothing of its version, but other versions of the document do).
+ */
+export const VersionStatus = z.enum(['current', 'superseded', 'expired', 'undated']);
+export type VersionStatus = z.infer<typeof VersionStatus>;
+
+/** The version of a passage's page, from its front matter or file name. */
+export const PassageVersion = z.object({
+  status: VersionStatus,
+  /** The version as written (`v2`, `2024版`, `2024 edition`), or null. */
+  label: z.string().nullable(),
+  /** First day in force and day it ends, `YYYY-MM-DD`, when the page says. */
+  effective: z.string().nullable(),
+  expires: z.string().nullable(),
+  /** The page (`wiki/…`) that replaces this one, when the knowledge base holds it. */
+  supersededBy: z.string().nullable(),
+});
+export type PassageVersion = z.infer<typeof PassageVersion>;
+
 /** One search result: a span of a page's canonical text, and why it was found. */
 export const Passage = z.object({
   /** Opaque id for `evidence.get`. */
@@ -199,6 +223,8 @@ export const Passage = z.object({
   vectorRank: z.number().int().nullable(),
   vectorDistance: z.number().nullable(),
   rrfScore: z.number().nullable(),
+  /** The page's version, when it or another version of its document names one (absent otherwise). */
+  version: PassageVersion.optional(),
 });
 export type Passage = z.infer<typeof Passage>;
 

@@ -99,7 +99,7 @@ export const ingestCommands: Record<string, Command> = {
   },
 };
 
-const MANIFEST_HEAD = ['SOURCE', 'PAGE', 'STATUS', 'PARSER', 'ENCODING', 'BYTES', 'MODIFIED', 'SHA256', 'CHUNKS', 'VECTORS'];
+const MANIFEST_HEAD = ['SOURCE', 'PAGE', 'STATUS', 'PARSER', 'ENCODING', 'BYTES', 'MODIFIED', 'SHA256', 'CHUNKS', 'VECTORS', 'VERSION'];
 
 /** One manifest row as table cells; the hash is shortened (the JSON has it whole). */
 function manifestLine(r: ManifestRow): string[] {
@@ -107,5 +107,6 @@ function manifestLine(r: ManifestRow): string[] {
     r.sourcePath, r.page ?? '-', r.status === 'indexed' ? r.status : `${r.status}: ${r.reason ?? ''}`, r.parser ?? '-',
     r.encoding ?? '-', String(r.size), r.mtime.slice(0, 19).replace('T', ' '), r.sha256?.slice(0, 12) ?? '-',
     String(r.chunks), r.vectors === 'pending' ? `pending ${r.embeddedChunks}/${r.chunks}` : r.vectors,
+    [r.version ?? '-', r.versionLabel].filter(Boolean).join(' '),
   ];
 }

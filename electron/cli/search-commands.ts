@@ -8,6 +8,7 @@ function where(p: Passage): string {
   if (p.provenance.pdfPages) parts.push(`p. ${p.provenance.pdfPages[0]}${p.provenance.pdfPages[1] !== p.provenance.pdfPages[0] ? `–${p.provenance.pdfPages[1]}` : ''}`);
   if (p.provenance.lines) parts.push(`lines ${p.provenance.lines[0]}–${p.provenance.lines[1]}`);
   if (p.provenance.headingPath.length) parts.push(p.provenance.headingPath.join(' › '));
+  if (p.version) parts.push([p.version.status, p.version.label].filter(Boolean).join(' '));
   return parts.join(' · ');
 }
 

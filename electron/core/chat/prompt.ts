@@ -95,6 +95,7 @@ export function formatPassage(p: Passage, n: number, maxChars = Infinity): strin
   if (p.provenance.headingPath.length) where.push(p.provenance.headingPath.join(' › '));
   if (p.provenance.pdfPages) where.push(`p. ${p.provenance.pdfPages[0]}${p.provenance.pdfPages[1] !== p.provenance.pdfPages[0] ? `–${p.provenance.pdfPages[1]}` : ''}`);
   if (p.provenance.lines) where.push(`lines ${p.provenance.lines[0]}–${p.provenance.lines[1]}`);
+  if (p.version) where.push(versionNote(p.version));
   const text = p.text.length > maxChars ? `${p.text.slice(0, maxChars)}…` : p.text;
   return `[${n}] (${where.join(' · ')})\n${text}`;
 }
@@ -114,11 +115,33 @@ export function fitPassages(passages: Passage[], budgetChars: number): Passage[]
   return kept;
 }
 
+/**
+ * The status of a passage's version as the model reads it: `current version v2`, `SUPERSEDED version (2023版),
+ * replaced by wiki/…`, `EXPIRED version v1 (expired 2023-12-31)`, or `undated (other versions of this document exist)`.
+ */
+export function versionNote(v: NonNullable<Passage['version']>): string {
+  const label = v.label ? ` ${v.label}` : '';
+  const days = [v.effective && `effective ${v.effective}`, v.expires && `expires ${v.expires}`].filter(Boolean).join(', ');
+  const when = days ? ` (${days})` : '';
+  const by = v.supersededBy ? `, replaced by ${v.supersededBy}` : '';
+  if (v.status === 'superseded') return `SUPERSEDED version${label}${when}${by}`;
+  if (v.status === 'expired') return `EXPIRED version${label}${when}${by}`;
+  if (v.status === 'undated') return 'undated (other versions of this document exist)';
+  return `current version${label}${when}`;
+}
+
+/** What the model is told when some passages come from superseded or expired versions. */
+export const OLD_VERSIONS_NOTE =
+  'Some passages come from SUPERSEDED or EXPIRED versions of a document. Answer from the current version ' +
+  'unless the question asks about an earlier one, and say so when you cite an old version.';
+
 /** The user's message with the hidden context block of numbered passages before it. */
 export function userMessageWithContext(question: string, passages: Passage[], budgetChars: number): string {
   if (passages.length === 0) return question;
   const block = passages.map((p, i) => formatPassage(p, i + 1, budgetChars)).join('\n\n');
-  return `<knowledge_base_passages>\n${block}\n</knowledge_base_passages>\n\nQuestion: ${question}`;
+  const old = passages.some((p) => p.version?.status === 'superseded' || p.version?.status === 'expired');
+  const note = old ? `${OLD_VERSIONS_NOTE}\n\n` : '';
+  return `<knowledge_base_passages>\n${block}\n</knowledge_base_passages>\n\n${note}Question: ${question}`;
 }
 
 /**

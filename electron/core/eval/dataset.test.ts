@@ -86,7 +86,7 @@ describe('loadDataset', () => {
     expect(ds.corpus.format).toBe('folder');
     expect(ds.queries.length).toBeGreaterThanOrEqual(40);
     const categories = new Set(ds.queries.map((q) => q.category));
-    expect([...categories].sort()).toEqual(['api-path', 'en-paraphrase', 'error-code', 'mixed', 'zh-2char']);
+    expect([...categories].sort()).toEqual(['api-path', 'en-paraphrase', 'error-code', 'mixed', 'version', 'zh-2char']);
     expect(judgedQueries(ds)).toHaveLength(ds.queries.length);
     const docsDir = ds.corpus.format === 'folder' ? ds.corpus.docsDir : '';
     for (const judged of ds.qrels.values()) for (const doc of judged.keys()) expect(fs.existsSync(path.join(docsDir, doc)), doc).toBe(true);

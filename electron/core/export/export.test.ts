@@ -286,3 +286,34 @@ describe('export of answers quoting code', () => {
     expect(html.slice(html.indexOf('<li id="user-content-fn-1">'))).toContain(`<p>${quoted}`);
   });
 });
+
+describe('export of passages from versions of a document', () => {
+  it('names each cited passage’s version status and label in its footnote, in the export’s language', () => {
+    const old = passage(1, {
+      pagePath: 'wiki/差旅报销政策（2023版）.md', title: '差旅报销政策（2023版）', text: '每晚最高 400 元。',
+      version: { status: 'superseded', label: '(2023版)', effective: null, expires: null, supersededBy: 'wiki/差旅报销政策（2024版）.md' },
+    });
+    const current = passage(2, {
+      pagePath: 'wiki/travel-policy-v2.md', title: 'Travel policy', text: 'Up to 150 dollars.',
+      version: { status: 'current', label: 'v2', effective: '2024-01-01', expires: null, supersededBy: null },
+    });
+    const content = 'Before: 400 [1]. Now: 150 [2].';
+    const citations = [1, 2].map((number) => {
+      const at = content.indexOf(`[${number}]`);
+      return { number, valid: true, markerStart: at, markerEnd: at + 3, quote: null, quoteVerified: null };
+    });
+    const withVersions = (question: string): ExportSource => ({
+      ...source,
+      messages: [
+        { id: 'u', conversationId: 'c1', role: 'user', content: question, createdAt: 't', turn: null },
+        { id: 'a', conversationId: 'c1', role: 'assistant', content, createdAt: 't', turn: { ...turn(content, citations), passages: [old, current] } },
+      ],
+    });
+    const en = renderExport(withVersions('Hotel limit?'), 'md');
+    expect(en).toContain('差旅报销政策（2023版） — `wiki/差旅报销政策（2023版）.md`, superseded version (2023版)\n');
+    expect(en).toContain('Travel policy — `wiki/travel-policy-v2.md`, current version v2\n');
+    const zh = renderExport(withVersions('住宿标准？'), 'md');
+    expect(zh).toContain('差旅报销政策（2023版） — `wiki/差旅报销政策（2023版）.md`，已被取代的版本 (2023版)\n');
+    expect(renderExport(withVersions('Hotel limit?'), 'html')).toContain('superseded version (2023版)');
+  });
+});

@@ -25,6 +25,7 @@ const WORDS = {
     page: (a: number, b: number) => (a === b ? `p. ${a}` : `pp. ${a}–${b}`),
     lines: (a: number, b: number) => `lines ${a}–${b}`,
     comma: ', ',
+    version: { current: 'current version', superseded: 'superseded version', expired: 'expired version', undated: 'undated version' },
   },
   'zh-CN': {
     exported: (date: string, kb: string) => `_由 Sift 导出于 ${date} · 知识库“${kb}”_`,
@@ -33,6 +34,7 @@ const WORDS = {
     page: (a: number, b: number) => (a === b ? `第 ${a} 页` : `第 ${a}–${b} 页`),
     lines: (a: number, b: number) => `第 ${a}–${b} 行`,
     comma: '，',
+    version: { current: '现行版本', superseded: '已被取代的版本', expired: '已失效的版本', undated: '未注明版本' },
   },
 } satisfies Record<ExportLanguage, unknown>;
 
@@ -46,7 +48,8 @@ export function exportLanguage(messages: ChatMessage[]): ExportLanguage {
   return (questions.length ? questions.some(han) : messages.some(han)) ? 'zh-CN' : 'en';
 }
 
-/** Where a passage is, for a footnote: `Title — \`wiki/path\`, p. 3` or `…, Heading › Sub` (default English). */
+/** Where a passage is, for a footnote: `Title — \`wiki/path\`, p. 3` or `…, Heading › Sub`, then its version when
+ *  it has one (`…, superseded version v1`) (default English). */
 export function sourceLine(p: Passage, lang: ExportLanguage = 'en'): string {
   const words = WORDS[lang];
   const parts = [`\`${p.pagePath}\``];
@@ -55,6 +58,10 @@ export function sourceLine(p: Passage, lang: ExportLanguage = 'en'): string {
   if (pdf) parts.push(words.page(pdf[0], pdf[1]));
   else if (headings.length) parts.push(headings.join(' › '));
   if (p.provenance.lines) parts.push(words.lines(p.provenance.lines[0], p.provenance.lines[1]));
+  if (p.version) {
+    const label = p.version.label ? ` ${quoteInline(p.version.label)}` : '';
+    parts.push(`${words.version[p.version.status]}${label}`);
+  }
   return `${quoteInline(p.title)} — ${parts.join(words.comma)}`;
 }
 

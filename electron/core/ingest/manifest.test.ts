@@ -8,6 +8,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import iconv from 'iconv-lite';
 import { afterEach, describe, expect, it } from 'vitest';
+import { VERSION_DOCS } from '../search/testing/version-docs';
 import type { Sift } from '../sift';
 import { tempDir } from '../testing/temp';
 import { call, makeKb, openCore, runCli, testEmbedding, writeFiles } from './testing/fixtures';
@@ -82,5 +83,28 @@ describe('pages.manifest', () => {
     expect(table.stdout).toMatch(/wiki\/a\.md\s+indexed\s+markdown/);
     const json = await runCli(['--data-dir', data, 'manifest', 'Plain', '--json'], { env: { SIFT_EMBEDDING: 'none' } });
     expect(JSON.parse(json.stdout)).toMatchObject([{ relPath: 'a.md', sha256: fileHash(path.join(root, 'a.md')) }]);
+  });
+
+  it('gives each page its version status and label; pages that name no version have none', async () => {
+    const root = tempDir();
+    writeFiles(root, VERSION_DOCS);
+    const data = tempDir();
+    const sift = openCore(data);
+    open.push(sift);
+    const kb = await makeKb(sift, 'Policies', [root]);
+    await sift.ingest(kb);
+    const rows = await call(sift, 'pages.manifest', { kb });
+    expect(rows.map((r) => [r.relPath, r.version, r.versionLabel])).toEqual([
+      ['retry.md', null, null],
+      ['travel-policy-v1.md', 'expired', 'v1'],
+      ['travel-policy-v2.md', 'current', 'v2'],
+      ['差旅报销政策（2023版）.md', 'superseded', '(2023版)'],
+      ['差旅报销政策（2024版）.md', 'current', '(2024版)'],
+    ]);
+    await sift.close();
+    open.length = 0;
+    const table = await runCli(['--data-dir', data, 'manifest', 'Policies'], { env: { SIFT_EMBEDDING: 'none' } });
+    expect(table.stdout).toMatch(/VECTORS\s+VERSION/);
+    expect(table.stdout).toMatch(/travel-policy-v1\.md .*none\s+expired v1\n/);
   });
 });

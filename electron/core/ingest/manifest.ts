@@ -6,9 +6,11 @@
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import type { ManifestRow } from '../../../shared/models';
+import { dayOf, pageVersions, versionedPageIds } from '../search/versions';
 import { hasVectorTables, keywordOnlyReason, recordedModel } from './vectors';
 
 interface Row {
+  pageId: number | null;
   folder: string;
   relPath: string;
   size: number;
@@ -26,7 +28,7 @@ interface Row {
 }
 
 const ROWS = `
-  SELECT d.folder, d.rel_path AS relPath, d.size, d.mtime_ms AS mtimeMs, d.sha256, d.status, d.reason,
+  SELECT p.id AS pageId, d.folder, d.rel_path AS relPath, d.size, d.mtime_ms AS mtimeMs, d.sha256, d.status, d.reason,
          d.indexed_at AS indexedAt, p.path, p.title, p.kind, p.encoding,
          (SELECT count(*) FROM chunks c WHERE c.page_id = p.id) AS chunks,
          (SELECT count(*) FROM chunks c WHERE c.page_id = p.id AND c.embedded = 1) AS embedded
@@ -38,9 +40,10 @@ const ROWS = `
  * `vectors` is `current` when every chunk has a vector of the recorded model, `pending` while some
  * wait for one, and `none` for a keyword-only knowledge base or a document without a page.
  */
-export function manifest(db: Database.Database): ManifestRow[] {
+export function manifest(db: Database.Database, today = dayOf(new Date())): ManifestRow[] {
   const vectorsExist = hasVectorTables(db) && recordedModel(db) !== null && keywordOnlyReason(db) === null;
   const rows = db.prepare(ROWS).all() as Row[];
+  const versions = pageVersions(db, versionedPageIds(db), today);
   return rows.map((r) => ({
     sourcePath: path.join(r.folder, r.relPath),
     folder: r.folder,
@@ -58,8 +61,9 @@ export function manifest(db: Database.Database): ManifestRow[] {
     chunks: r.chunks,
     embeddedChunks: r.embedded,
     vectors: vectorStatus(r, vectorsExist),
-    // Version metadata (current / superseded / expired) is not read yet; null says "unknown".
-    version: null,
+    // The page's status among the versions of its document; null when neither it nor any other page says.
+    version: r.pageId === null ? null : (versions.get(r.pageId)?.status ?? null),
+    versionLabel: r.pageId === null ? null : (versions.get(r.pageId)?.label ?? null),
   }));
 }
 

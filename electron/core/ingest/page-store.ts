@@ -20,6 +20,7 @@ import { now } from '../context';
 import type { GlossaryDraft } from '../glossary/parse';
 import { writeGlossary } from '../glossary/store';
 import { hasVectorTables } from './vectors';
+import { hasVersionFacts, pageVersionRecord, type PageVersionRecord } from './versions';
 
 /** Run `body` in a transaction, or inside the caller's when one is open (no savepoint; see above). */
 function atomically(db: Database.Database, body: () => void): void {
@@ -55,6 +56,8 @@ export interface PreparedPage {
   chunks: { index: number; sectionIndex: number; start: number; end: number; hash: string; tokens: string }[];
   /** Glossary entries, when the page is a glossary page (glossary/parse.ts). Default none. */
   glossary?: GlossaryDraft[];
+  /** Version facts and grouping keys (prepare.ts); when missing, worked out here from the metadata, file name and title. */
+  version?: PageVersionRecord;
 }
 
 /** What the store remembers of a file, to decide whether it changed. */
@@ -107,6 +110,8 @@ function deletePageOf(db: Database.Database, documentId: number): void {
   cached(db, `DELETE FROM sections WHERE page_id = ?`).run(page.id);
   cached(db, `DELETE FROM glossary_keys WHERE entry_id IN (SELECT id FROM glossary_entries WHERE page_id = ?)`).run(page.id);
   cached(db, `DELETE FROM glossary_entries WHERE page_id = ?`).run(page.id);
+  cached(db, `DELETE FROM page_version_links WHERE page_id = ?`).run(page.id);
+  cached(db, `DELETE FROM page_versions WHERE page_id = ?`).run(page.id);
   cached(db, `DELETE FROM pages WHERE id = ?`).run(page.id);
 }
 
@@ -196,8 +201,21 @@ export function writePage(db: Database.Database, p: PreparedPage, held?: HeldRow
     }
     rows.sections.push(...sectionRows(p, sectionIds));
     writeGlossary(db, page.id, p.glossary ?? []);
+    writeVersion(db, page.id, p.version ?? pageVersionRecord(doc.metadata, p.relPath, p.title));
     if (!held) writeKeywordRows(db, rows);
   });
+}
+
+/** The version row of a page and its `supersedes` / `superseded_by` links (kb migration 008). */
+function writeVersion(db: Database.Database, pageId: number, v: PageVersionRecord): void {
+  cached(
+    db,
+    `INSERT INTO page_versions (page_id, label, number, year, effective, expires, has_facts, name_key, title_key, file_key, title_norm)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(pageId, v.label, v.number, v.year, v.effective, v.expires, hasVersionFacts(v) ? 1 : 0, v.nameKey, v.titleKey, v.fileKey, v.titleNorm);
+  const link = cached(db, `INSERT INTO page_version_links (page_id, relation, target) VALUES (?, ?, ?)`);
+  for (const target of v.supersedes) link.run(pageId, 'supersedes', target);
+  for (const target of v.supersededBy) link.run(pageId, 'superseded_by', target);
 }
 
 /** Record that a file could not become a page (dropping any page it had), in one transaction. */

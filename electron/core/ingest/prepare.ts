@@ -14,6 +14,7 @@ import { parseFile } from './parse';
 import type { DocumentProblem, PreparedPage } from './page-store';
 import { ParseError } from './types';
 import { isWithin, nonRegularKind, readRegularFile } from './safe-read';
+import { pageVersionRecord } from './versions';
 
 /** One file to prepare. */
 export interface FileJob {
@@ -153,6 +154,7 @@ async function pageOf(job: FileJob, bytes: Buffer, stat: Stat, sha256: string): 
     sections: sections.map((s) => ({ index: s.index, start: s.start, end: s.end, headingPath: s.headingPath })),
     chunks,
     ...(isGlossaryPage(job.relPath, doc.metadata) ? { glossary: parseGlossary(doc.text, doc.kind) } : {}),
+    version: pageVersionRecord(doc.metadata, job.relPath, title),
   };
 }
 

@@ -16,6 +16,8 @@ import { keywordSearch, keywordTerms, matchesTitle } from './keyword';
 import { buildPassage, isHeadingOnly, loadPages, pageByPath, type PageInfo } from './passages';
 import { pagesInScope, type SearchScope } from './scope';
 import { vectorSearch, vectorsOf, type VectorOptions } from './vector';
+import { preferVersions, versionMentions } from './version-rank';
+import { dayOf, pageVersions, withVersion } from './versions';
 
 /** What to search for. */
 export interface SearchRequest {
@@ -138,23 +140,28 @@ export async function searchKnowledgeBase(db: Database.Database, req: SearchRequ
     passages.some((q) => q.pagePath === p.pagePath && q.start < p.end && p.start < q.end);
   let timings = { keywordMs: null as number | null, embedMs: null as number | null, vectorMs: null as number | null };
   const t1 = performance.now();
+  const today = dayOf(new Date());
   for (const { page } of refPages) {
     if (!page) continue;
     const inPage = text ? await stages(db, text, mode, model, [page.id], options) : null;
     const ranked = inPage ? rank(db, text, inPage.keyword, inPage.vector, 2, options).passages.slice(0, 2) : [];
+    const version = pageVersions(db, [page.id], today).get(page.id);
     if (ranked.length === 0) {
       const open = opening(db, page);
-      if (open) passages.push(open);
-    } else for (const r of ranked) passages.push(buildPassage(r.page, r.start, r.end, r.hits, 'explicit'));
+      if (open) passages.push(withVersion(open, version));
+    } else for (const r of ranked) passages.push(withVersion(buildPassage(r.page, r.start, r.end, r.hits, 'explicit'), version));
   }
   if (text) {
     const s = await stages(db, text, mode, model, scope, options);
     timings = { keywordMs: s.keywordMs, embedMs: s.embedMs, vectorMs: s.vectorMs };
-    for (const r of rank(db, text, s.keyword, s.vector, req.topK, options).passages) {
+    // Where versions of one document both match, the one the query names, else the current one, comes first.
+    const fused = rank(db, text, s.keyword, s.vector, req.topK, options).passages;
+    const versions = pageVersions(db, fused.map((r) => r.page.id), today);
+    for (const r of preferVersions(fused, (f) => versions.get(f.page.id), versionMentions(text))) {
       if (passages.length >= Math.max(req.topK, refPages.length)) break;
       if (isHeadingOnly(r.page, r.start, r.end)) continue;
       const reason = matchesTitle(text, r.page.titleTokens) ? 'title' : 'body';
-      const p = buildPassage(r.page, r.start, r.end, r.hits, reason);
+      const p = withVersion(buildPassage(r.page, r.start, r.end, r.hits, reason), versions.get(r.page.id));
       if (!taken(p)) passages.push(p);
     }
   }

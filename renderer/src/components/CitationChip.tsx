@@ -7,6 +7,7 @@ import { useId, useState } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { Passage } from '../../../shared/models';
+import { VersionBadge } from './VersionBadge';
 
 /** Props of {@link CitationChip}. */
 export interface CitationChipProps {
@@ -70,6 +71,8 @@ export function CitationChip({ number, state, passage, quoteVerified, onOpen }: 
           <span className="cite-preview-title">
             {passage.title}
             {passage.hitReason === 'glossary' && <span className="glossary-mark">{t('citation.glossary')}</span>}
+            {passage.version && ' '}
+            <VersionBadge version={passage.version} />
           </span>
           <span className="cite-preview-where">
             {passage.pagePath}

@@ -9,6 +9,7 @@ import type { Passage } from '../../../shared/models';
 import { isMarkdownPath, renderMarkdown } from '../lib/page-markdown';
 import { whereOf } from './CitationChip';
 import { MarkdownNodes } from './MarkdownNodes';
+import { VersionBadge } from './VersionBadge';
 
 /** Props of {@link TurnFooter}. */
 export interface TurnFooterProps {
@@ -53,6 +54,7 @@ export function TurnFooter({ turn, error, onOpenPassage }: TurnFooterProps) {
                   <button type="button" className="link-button reference-title" onClick={() => onOpenPassage(r)}>
                     {r.title}
                   </button>
+                  <VersionBadge version={turn.passages.find((p) => p.evidenceId === r.evidenceId)?.version} />
                   <span className="reference-path">{r.pagePath}</span>
                   {whereOf(r, t) && <span className="reference-where">{whereOf(r, t)}</span>}
                   {glossaryIds.has(r.evidenceId) && <span className="glossary-mark">{t('turn.glossaryMark')}</span>}
@@ -104,7 +106,11 @@ function WhyFound({ passages }: { passages: Passage[] }) {
           {passages.map((p, i) => (
             <tr key={p.evidenceId}>
               <td>{i + 1}</td>
-              <td title={p.pagePath}>{p.title}</td>
+              <td title={p.pagePath}>
+                {p.title}
+                {p.version && ' '}
+                <VersionBadge version={p.version} />
+              </td>
               <td>{reason[p.hitReason]}</td>
               <td>{figure(p.keywordRank)}</td>
               <td>{figure(p.vectorRank)}</td>

@@ -112,6 +112,18 @@ export const en = {
     lines: 'lines {{from, number}}–{{to, number}}',
     glossary: 'Glossary',
   },
+  version: {
+    current: 'Current',
+    superseded: 'Superseded',
+    expired: 'Expired',
+    undated: 'Undated',
+    labelled: '{{status}} · {{label}}',
+    currentTitle: 'The version of this document in force',
+    supersededTitle: 'A newer version replaces this one',
+    supersededByTitle: 'A newer version replaces this one: {{path}}',
+    expiredTitle: 'No longer in force after {{date}}',
+    undatedTitle: 'Names no version; other versions of this document exist',
+  },
   turn: {
     refused: 'No answer: nothing in this knowledge base answers the question.',
     clarification: 'Sift needs you to make the question more precise.',

@@ -109,6 +109,18 @@ export const zhCN: Translation = {
     lines: '第 {{from, number}}–{{to, number}} 行',
     glossary: '术语表',
   },
+  version: {
+    current: '现行',
+    superseded: '已取代',
+    expired: '已失效',
+    undated: '未注明版本',
+    labelled: '{{status}} · {{label}}',
+    currentTitle: '本文档现行有效的版本',
+    supersededTitle: '已有新版本取代此版本',
+    supersededByTitle: '已被新版本取代：{{path}}',
+    expiredTitle: '{{date}} 之后不再有效',
+    undatedTitle: '未注明版本；本文档另有其他版本',
+  },
   turn: {
     refused: '无法回答：这个知识库中没有能回答该问题的内容。',
     clarification: 'Sift 需要你把问题说得更具体。',

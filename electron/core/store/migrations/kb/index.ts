@@ -7,5 +7,6 @@ import { m004 } from './004-keyword-vocabulary';
 import { m005 } from './005-keyword-write-buffer';
 import { m006 } from './006-section-keywords';
 import { m007 } from './007-glossary';
+import { m008 } from './008-page-versions';
 
-export const kbMigrations: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007];
+export const kbMigrations: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008];
