@@ -13,6 +13,7 @@ import { evalCommands } from './eval-commands';
 import { chatCommands } from './chat-commands';
 import { exportCommands } from './export-commands';
 import { mcpCommands } from './mcp-commands';
+import { digestCommands } from './digest-commands';
 import { HELP } from './help';
 import { UsageError } from './usage';
 
@@ -36,9 +37,11 @@ const OPTIONS = {
   message: { type: 'string' },
   kb: { type: 'string', multiple: true },
   'follow-links': { type: 'boolean' },
+  on: { type: 'boolean' },
+  off: { type: 'boolean' },
 } as const;
 
-const commands = { ...kbCommands, ...ingestCommands, ...searchCommands, ...evalCommands, ...chatCommands, ...exportCommands, ...mcpCommands };
+const commands = { ...kbCommands, ...ingestCommands, ...searchCommands, ...evalCommands, ...chatCommands, ...exportCommands, ...mcpCommands, ...digestCommands };
 
 /** Run the CLI with `argv` (without node and script) and return the exit code. */
 export async function runCli(argv: string[], io: CommandIo = defaultIo()): Promise<number> {

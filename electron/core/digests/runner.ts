@@ -74,10 +74,10 @@ export class DigestRunner {
     return this.status(kbId);
   }
 
-  /** Run now and resolve with the final status (and any run queued meanwhile): `sift digest`. */
+  /** Run now, or join the run in progress, and resolve with the final status: `sift digest`. */
   async run(kbId: string): Promise<DigestStatus> {
-    this.start(kbId);
     const kb = this.kb(kbId);
+    if (!kb.running) this.start(kbId);
     while (kb.running) await kb.running;
     return this.status(kbId);
   }
