@@ -189,4 +189,14 @@ describe('page digests', () => {
       'wiki/_digest/cooking.md', 'wiki/_digest/overview.md', 'wiki/_digest/runbook.md',
     ]);
   });
+
+  it('stop when their knowledge base is deleted mid-run, and its file stays gone', async () => {
+    bench = await startChatBench();
+    bench.ollama.onChat({ chunks: Array.from({ length: 30 }, () => ({ content: '- A point [1].\n' })), delayMs: 100 });
+    await call(bench, 'digests.setEnabled', { kb: bench.kbId, enabled: true });
+    while (!bench.ollama.requests.some((r) => r.path === '/api/chat')) await new Promise((r) => setTimeout(r, 20));
+    expect(await call(bench, 'kb.delete', { kb: bench.kbId })).toEqual({ id: bench.kbId });
+    expect(fs.existsSync(path.join(bench.dataDir, 'kbs', `${bench.kbId}.sqlite`))).toBe(false);
+    expect(await bench.sift.invoke('digests.status', { kb: bench.kbId })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
 });

@@ -58,11 +58,13 @@ export class DigestRunner {
     return this.status(kbId);
   }
 
-  /** The status now: the last run's counters, the setting and what the store holds. */
+  /** The status now: the last run's counters, the setting and what the store holds (of a deleted one: nothing). */
   status(kbId: string): DigestStatus {
     const kb = this.kb(kbId);
-    kb.status.enabled = this.enabled(kbId);
-    kb.status.stored = digestCount(this.ctx.kbFiles.get(kbId));
+    const exists = this.ctx.appDb.prepare(`SELECT 1 FROM knowledge_bases WHERE id = ?`).get(kbId) !== undefined;
+    kb.status.enabled = exists && this.enabled(kbId);
+    // A deleted knowledge base's file is not opened again (that would create it anew).
+    kb.status.stored = exists ? digestCount(this.ctx.kbFiles.get(kbId)) : 0;
     return { ...kb.status, problems: [...kb.status.problems] };
   }
 
