@@ -20,7 +20,10 @@ export function formatDigestSummary(s: DigestStatus): string {
 export const digestCommands: Record<string, Command> = {
   digest: {
     words: 1,
-    core: (flags) => ({ chat: { host: ollamaHostFromEnv(flags['ollama-host'] ?? process.env.OLLAMA_HOST), model: flags.model } }),
+    core: (flags) => {
+      const host = ollamaHostFromEnv(flags['ollama-host'] ?? process.env.OLLAMA_HOST);
+      return { chat: { host, model: flags.model } };
+    },
     async run({ sift, args, flags, io }) {
       const [kb] = need(args, ['kb']);
       if (flags.on && flags.off) throw new UsageError('choose one of --on and --off. See sift --help.');

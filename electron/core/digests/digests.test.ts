@@ -25,7 +25,9 @@ function pageOf(body: { messages: { content: string }[] }): string {
 /** A model that writes a correct digest of every page (a made-up word per page, so search can find it). */
 function goodModel(body: { messages: { content: string }[] }): MockChatReply {
   const page = pageOf(body);
-  if (page === 'overview') return { chunks: [{ content: '- The notes cover runbooks, an API and a recipe [1][2].\n- Cooking is one topic [2].' }] };
+  if (page === 'overview') {
+    return { chunks: [{ content: '- The notes cover runbooks, an API and a recipe [1][2].\n- Cooking is one topic [2].' }] };
+  }
   const word = `digestword${path.basename(page, '.md')}`;
   return { chunks: [{ content: `- The page is about ${word} [1].\n` }, { content: `- It has a second point [1].` }] };
 }
@@ -79,10 +81,13 @@ describe('page digests', () => {
   it('writes a cited digest of every page and an overview, stored as generated, searchable pages', async () => {
     bench = await startWithDigests();
     const status = (await call<DigestStatus>(bench, 'digests.status', { kb: bench.kbId }));
-    expect(status).toMatchObject({ state: 'done', enabled: true, pagesTotal: 3, pagesDone: 3, generated: 4, stored: 4, problems: [] });
+    expect(status).toMatchObject({ state: 'done', enabled: true, pagesTotal: 3, pagesDone: 3, generated: 4, stored: 4 });
+    expect(status.problems).toEqual([]);
     expect(chatRequests(bench).sort()).toEqual(['overview', 'wiki/api.md', 'wiki/cooking.md', 'wiki/runbook.md']);
     const generated = (await pages(bench)).filter((p) => p.generated).map((p) => p.path);
-    expect(generated).toEqual(['wiki/_digest/api.md', 'wiki/_digest/cooking.md', 'wiki/_digest/overview.md', 'wiki/_digest/runbook.md']);
+    expect(generated).toEqual([
+      'wiki/_digest/api.md', 'wiki/_digest/cooking.md', 'wiki/_digest/overview.md', 'wiki/_digest/runbook.md',
+    ]);
     expect((await pages(bench)).find((p) => p.path === 'wiki/api.md')!.generated).toBe(false);
 
     const digest = await call<PageDetail>(bench, 'pages.get', { kb: bench.kbId, path: 'wiki/_digest/cooking.md' });
@@ -92,7 +97,8 @@ describe('page digests', () => {
     expect(digest.text).toMatch(/\[1\] wiki\/cooking\.md · Tomato soup \(characters 0–\d+\)/);
     expect(digest.metadata).toMatchObject({ generated: 'digest', source: 'wiki/cooking.md', model: 'qwen3:4b' });
 
-    const found = await call<SearchResult>(bench, 'search.query', { kb: bench.kbId, query: 'digestwordcooking', mode: 'keyword' });
+    const query = { kb: bench.kbId, query: 'digestwordcooking', mode: 'keyword' };
+    const found = await call<SearchResult>(bench, 'search.query', query);
     expect(found.passages.map((p) => p.pagePath)).toEqual(['wiki/_digest/cooking.md']);
     const overview = await call<PageDetail>(bench, 'pages.get', { kb: bench.kbId, path: 'wiki/_digest/overview.md' });
     expect(overview.text).toContain('Cooking is one topic [2]');
@@ -103,7 +109,8 @@ describe('page digests', () => {
     bench = await startWithDigests();
     const before = chatRequests(bench).length;
     const folder = (await call<{ path: string }[]>(bench, 'folder.list', { kb: bench.kbId }))[0]!.path;
-    fs.writeFileSync(path.join(folder, 'cooking.md'), '# Tomato soup\n\nSimmer tomatoes with basil for thirty minutes.\n');
+    const changed = '# Tomato soup\n\nSimmer tomatoes with basil for thirty minutes.\n';
+    fs.writeFileSync(path.join(folder, 'cooking.md'), changed);
     await bench.sift.ingest(bench.kbId);
     const status = await bench.sift.digest(bench.kbId);
     expect(chatRequests(bench).slice(before)).toEqual(['wiki/cooking.md', 'overview']);
@@ -197,6 +204,7 @@ describe('page digests', () => {
     while (!bench.ollama.requests.some((r) => r.path === '/api/chat')) await new Promise((r) => setTimeout(r, 20));
     expect(await call(bench, 'kb.delete', { kb: bench.kbId })).toEqual({ id: bench.kbId });
     expect(fs.existsSync(path.join(bench.dataDir, 'kbs', `${bench.kbId}.sqlite`))).toBe(false);
-    expect(await bench.sift.invoke('digests.status', { kb: bench.kbId })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    const status = await bench.sift.invoke('digests.status', { kb: bench.kbId });
+    expect(status).toMatchObject({ ok: false, error: { code: 'not_found' } });
   });
 });

@@ -8,16 +8,17 @@ import type Database from 'better-sqlite3';
 import type { DigestProblem, DigestStatus } from '../../../shared/models';
 import { SiftError } from '../../../shared/errors';
 import { complete } from '../llm/complete';
-import type { LlmClient } from '../llm/types';
+import type { LlmClient, LlmMessage } from '../llm/types';
 import { sha256 } from '../search/passages';
-import {
-  OVERVIEW_PATH, addressTaken, digestPathOf, removeDigest, sourcePages, storedDigests, writeDigest, type SourcePage, type StoredDigest,
-} from './store';
+import { OVERVIEW_PATH, addressTaken, digestPathOf, removeDigest, sourcePages, storedDigests } from './store';
+import { writeDigest } from './store';
+import type { SourcePage, StoredDigest } from './store';
 import { checkDigest, digestMarkdown, digestPassages, overviewMessages, pageMessages, pagePassages } from './write';
 
 /** Tunables of a digest run. */
 export interface DigestOptions {
-  /** Time one digest's reply may take, ms. Default 120,000 (a local model writing a few hundred tokens; 5,000–600,000). */
+  /** Time one digest's reply may take, ms. Default 120,000 (a local model writing a few hundred tokens;
+   *  5,000–600,000). */
   timeoutMs: number;
   /** Upper bound on a digest's generated tokens. Default 600 (100–4,000). */
   maxTokens: number;
@@ -71,7 +72,9 @@ export async function runDigests(deps: DigestRunDeps): Promise<void> {
 async function digestPage(deps: DigestRunDeps, source: SourcePage, old: StoredDigest | undefined): Promise<void> {
   const { db, status } = deps;
   const path = digestPathOf(source.path);
-  if (addressTaken(db, path)) return problem(status, source.path, 'failed', `a page read from a file already has the address ${path}`);
+  if (addressTaken(db, path)) {
+    return problem(status, source.path, 'failed', `a page read from a file already has the address ${path}`);
+  }
   const passages = pagePassages(db, source.pageId);
   if (passages.length === 0) return;
   const reply = await ask(deps, pageMessages(source.title, source.path, passages), source.path);
@@ -92,8 +95,9 @@ async function digestPage(deps: DigestRunDeps, source: SourcePage, old: StoredDi
  */
 async function makeOverview(deps: DigestRunDeps): Promise<void> {
   const { db, status } = deps;
-  const digests = [...storedDigests(db).values()].filter((d) => d.source !== OVERVIEW_PATH).sort((a, b) => a.path.localeCompare(b.path));
-  const old = storedDigests(db).get(OVERVIEW_PATH);
+  const stored = storedDigests(db);
+  const old = stored.get(OVERVIEW_PATH);
+  const digests = [...stored.values()].filter((d) => d !== old).sort((a, b) => a.path.localeCompare(b.path));
   if (digests.length === 0) {
     if (old) removeDigest(db, old);
     return;
@@ -112,12 +116,13 @@ async function makeOverview(deps: DigestRunDeps): Promise<void> {
   if (!checked.ok) return problem(status, OVERVIEW_PATH, 'rejected', checked.reason);
   const title = 'Knowledge base overview';
   const markdown = digestMarkdown(title, checked.points, passages);
-  await writeDigest(db, { path: OVERVIEW_PATH, title, markdown, source: OVERVIEW_PATH, sourceHash: hash, model: deps.model });
+  const { model } = deps;
+  await writeDigest(db, { path: OVERVIEW_PATH, title, markdown, source: OVERVIEW_PATH, sourceHash: hash, model });
   status.generated++;
 }
 
 /** The model's reply, or null with the failure recorded; a cancel is thrown on. */
-async function ask(deps: DigestRunDeps, messages: Parameters<typeof complete>[2], path: string): Promise<string | null> {
+async function ask(deps: DigestRunDeps, messages: LlmMessage[], path: string): Promise<string | null> {
   const { timeoutMs, maxTokens } = deps.options;
   try {
     return await complete(deps.llm, deps.model, messages, { timeoutMs, maxTokens, signal: deps.signal });

@@ -40,7 +40,11 @@ export class DigestRunner {
   private readonly closed = new AbortController();
   private readonly options: DigestOptions & { progressIntervalMs: number };
 
-  constructor(private readonly ctx: CoreContext, private readonly deps: DigestRunnerDeps, options: DigestRunnerOptions = {}) {
+  constructor(
+    private readonly ctx: CoreContext,
+    private readonly deps: DigestRunnerDeps,
+    options: DigestRunnerOptions = {},
+  ) {
     this.options = { ...DIGEST_DEFAULTS, progressIntervalMs: 150, ...options };
   }
 
@@ -138,7 +142,7 @@ export class DigestRunner {
       Object.assign(s, { state, message, currentPage: null, finishedAt: now() });
       this.emit(kbId, kb, true);
     };
-    if (!this.enabled(kbId)) return finish('off', 'Page digests are off for this knowledge base; turn them on in its settings.');
+    if (!this.enabled(kbId)) return finish('off', OFF);
     this.emit(kbId, kb, true);
     const llm = this.deps.llm();
     const picked = await pickModel(llm, this.deps.model());
@@ -151,10 +155,11 @@ export class DigestRunner {
     const db = this.ctx.kbFiles.get(kbId);
     const options = { timeoutMs: this.options.timeoutMs, maxTokens: this.options.maxTokens };
     try {
-      await runDigests({ db, llm, model: picked.model, status: s, progress: (f) => this.emit(kbId, kb, f), signal, options });
+      const progress = (force?: boolean) => this.emit(kbId, kb, force);
+      await runDigests({ db, llm, model: picked.model, status: s, progress, signal, options });
       finish('done');
     } catch (err) {
-      if (err instanceof SiftError && err.code === 'cancelled') finish('cancelled', 'Cancelled; the digests made so far are kept.');
+      if (err instanceof SiftError && err.code === 'cancelled') finish('cancelled', CANCELLED);
       else {
         console.error(`[sift] digests of ${kbId} failed:`, err);
         finish('error', err instanceof Error ? err.message : String(err));
@@ -171,10 +176,15 @@ export class DigestRunner {
   }
 }
 
+const OFF = 'Page digests are off for this knowledge base; turn them on in its settings.';
+const CANCELLED = 'Cancelled; the digests made so far are kept.';
+const NO_MODEL = 'Ollama has no model installed, so no digests were made. Pull one: `ollama pull qwen3:4b`.';
+
 function blankStatus(kbId: string): DigestStatus {
   return {
-    kbId, enabled: false, state: 'idle', code: null, pagesTotal: 0, pagesDone: 0, generated: 0, removed: 0, unchanged: 0,
-    problems: [], stored: 0, currentPage: null, model: null, message: null, startedAt: null, finishedAt: null,
+    kbId, enabled: false, state: 'idle', code: null, pagesTotal: 0, pagesDone: 0, generated: 0, removed: 0,
+    unchanged: 0, problems: [], stored: 0, currentPage: null, model: null, message: null, startedAt: null,
+    finishedAt: null,
   };
 }
 
@@ -184,12 +194,15 @@ type Picked = { model: string } | { code: NonNullable<DigestStatus['code']>; mes
 async function pickModel(llm: LlmClient, wanted: string | undefined): Promise<Picked> {
   const ping = await llm.ping();
   if (!ping.ok) {
-    const message = `No model server is running at ${llm.host}, so no digests were made. Start Ollama (\`ollama serve\`) and run them again.`;
+    const message = `No model server is running at ${llm.host}, so no digests were made. `
+      + 'Start Ollama (`ollama serve`) and run them again.';
     return { code: 'llm_unavailable', message };
   }
   const models = (await llm.listModels().catch(() => [])).map((m) => m.name);
-  if (wanted && !models.includes(wanted)) return { code: 'no_model', message: `The model ${wanted} is not installed. Run \`ollama pull ${wanted}\`.` };
+  if (wanted && !models.includes(wanted)) {
+    return { code: 'no_model', message: `The model ${wanted} is not installed. Run \`ollama pull ${wanted}\`.` };
+  }
   const model = wanted ?? models[0];
-  if (!model) return { code: 'no_model', message: 'Ollama has no model installed, so no digests were made. Pull one: `ollama pull qwen3:4b`.' };
+  if (!model) return { code: 'no_model', message: NO_MODEL };
   return { model };
 }

@@ -51,7 +51,8 @@ export function isDigestPath(path: string): boolean {
 /** Pages read from files (not digests, not under `wiki/_digest/`), by path. */
 export function sourcePages(db: Database.Database): SourcePage[] {
   const sql = `SELECT p.id AS pageId, p.path, p.title, d.sha256 FROM pages p JOIN documents d ON d.id = p.document_id
-               WHERE d.folder != ? AND d.status = 'indexed' AND d.sha256 IS NOT NULL AND p.path NOT LIKE 'wiki/\\_digest/%' ESCAPE '\\'
+               WHERE d.folder != ? AND d.status = 'indexed' AND d.sha256 IS NOT NULL
+                 AND p.path NOT LIKE 'wiki/\\_digest/%' ESCAPE '\\'
                ORDER BY p.path`;
   return db.prepare(sql).all(DIGEST_FOLDER) as SourcePage[];
 }
@@ -60,7 +61,8 @@ export function sourcePages(db: Database.Database): SourcePage[] {
 export function storedDigests(db: Database.Database): Map<string, StoredDigest> {
   const sql = `SELECT d.id AS documentId, p.path, p.metadata, d.sha256 AS sourceHash
                FROM documents d JOIN pages p ON p.document_id = d.id WHERE d.folder = ?`;
-  const rows = db.prepare(sql).all(DIGEST_FOLDER) as { documentId: number; path: string; metadata: string; sourceHash: string }[];
+  type Row = { documentId: number; path: string; metadata: string; sourceHash: string };
+  const rows = db.prepare(sql).all(DIGEST_FOLDER) as Row[];
   const out = new Map<string, StoredDigest>();
   for (const r of rows) {
     const source = String((JSON.parse(r.metadata) as { source?: unknown }).source ?? r.path);

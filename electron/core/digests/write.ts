@@ -17,11 +17,13 @@ export const PAGE_CHARS = 6000;
 /** Characters of the page digests the model reads for the overview. Default 12,000. */
 export const OVERVIEW_CHARS = 12_000;
 
+type Span = { start: number; end: number };
+
 /** The opening chunks of a page as passages, within `chars` characters (the first chunk always). */
 export function pagePassages(db: Database.Database, pageId: number, chars = PAGE_CHARS): Passage[] {
   const page = loadPages(db, [pageId]).get(pageId);
   if (!page) return [];
-  const spans = db.prepare(`SELECT start, end FROM chunks WHERE page_id = ? ORDER BY idx`).all(pageId) as { start: number; end: number }[];
+  const spans = db.prepare(`SELECT start, end FROM chunks WHERE page_id = ? ORDER BY idx`).all(pageId) as Span[];
   const passages: Passage[] = [];
   let used = 0;
   for (const s of spans) {
@@ -51,8 +53,9 @@ export function digestPassages(db: Database.Database, pageIds: number[], chars =
 
 const PAGE_INSTRUCTION = [
   'You write the digest of one page of the person\'s notes: its 3 to 6 key points as a Markdown bullet list.',
-  'Every point is one short sentence and ends with the number of the passage it comes from in square brackets, like [2].',
-  'Use only the numbered passages. Write in the language of the page. No introduction, no heading, nothing after the list.',
+  'Every point is one short sentence and ends with the number of the passage it comes from in square brackets,',
+  'like [2]. Use only the numbered passages. Write in the language of the page. No introduction, no heading,',
+  'nothing after the list.',
 ].join(' ');
 
 const OVERVIEW_INSTRUCTION = [
@@ -61,12 +64,15 @@ const OVERVIEW_INSTRUCTION = [
   'brackets, like [1][3]. Use only the numbered digests. No introduction, no heading, nothing after the list.',
 ].join(' ');
 
+const PAGE_ASK = 'Write the digest of this page.';
+const OVERVIEW_ASK = 'Write the overview of this knowledge base.';
+
 /** The messages asking for a page's digest. */
 export function pageMessages(title: string, path: string, passages: Passage[]): LlmMessage[] {
   const block = passages.map((p, i) => formatPassage(p, i + 1)).join('\n\n');
   return [
     { role: 'system', content: PAGE_INSTRUCTION },
-    { role: 'user', content: `<page path="${path}" title="${title}">\n${block}\n</page>\n\nWrite the digest of this page.` },
+    { role: 'user', content: `<page path="${path}" title="${title}">\n${block}\n</page>\n\n${PAGE_ASK}` },
   ];
 }
 
@@ -75,7 +81,7 @@ export function overviewMessages(passages: Passage[]): LlmMessage[] {
   const block = passages.map((p, i) => formatPassage(p, i + 1)).join('\n\n');
   return [
     { role: 'system', content: OVERVIEW_INSTRUCTION },
-    { role: 'user', content: `<page_digests>\n${block}\n</page_digests>\n\nWrite the overview of this knowledge base.` },
+    { role: 'user', content: `<page_digests>\n${block}\n</page_digests>\n\n${OVERVIEW_ASK}` },
   ];
 }
 
@@ -94,12 +100,16 @@ export function checkDigest(reply: string, passages: Passage[]): CheckedDigest {
   if (points.length === 0) return { ok: false, reason: 'the reply has no key points (a bullet list was asked for)' };
   const { citations } = checkCitations(reply, passages);
   const invalid = citations.find((c) => !c.valid);
-  if (invalid) return { ok: false, reason: `it cites [${invalid.number}], but only ${passages.length} passages were given` };
+  if (invalid) {
+    return { ok: false, reason: `it cites [${invalid.number}], but only ${passages.length} passages were given` };
+  }
   const misquoted = citations.find((c) => c.quoteVerified === false);
   if (misquoted) return { ok: false, reason: `a quotation attributed to [${misquoted.number}] is not in that passage` };
   const uncited = points.findIndex((p) => parseCitationMarkers(p).length === 0);
   if (uncited !== -1) return { ok: false, reason: `key point ${uncited + 1} cites no passage` };
-  if (decide(reply, citations, false) !== 'answered') return { ok: false, reason: 'the reply does not summarise the passages' };
+  if (decide(reply, citations, false) !== 'answered') {
+    return { ok: false, reason: 'the reply does not summarise the passages' };
+  }
   return { ok: true, points };
 }
 
