@@ -366,7 +366,7 @@ export const zhCN: Translation = {
     cancelled: '摘要已停止；已写好的摘要会保留',
     failed: '摘要失败',
     rejected_other: '{{count, number}} 篇未保存：引用未通过校验',
-    generated: '生成',
+    generated: '自动生成',
     folder: '摘要',
     note: '由 {{model}} 根据 {{source}} 生成。每个 [n] 是该页面的一个段落，列在“Sources”下；页面内容变化后会重新生成。',
     overviewNote: '由 {{model}} 根据各页面的摘要生成，每个 [n] 指其中一篇摘要。',
