@@ -4,13 +4,17 @@ import { checkDigest, digestMarkdown } from './write';
 
 function passage(text: string, start: number, headingPath: string[] = []): Passage {
   return {
-    evidenceId: 'e', pagePath: 'wiki/notes/retry.md', title: 'Retry', start, end: start + text.length, text, contentHash: 'h',
+    evidenceId: 'e', pagePath: 'wiki/notes/retry.md', title: 'Retry', start, end: start + text.length, text,
+    contentHash: 'h',
     provenance: { headingPath, pdfPages: null, lines: null }, hitReason: 'body',
     keywordRank: null, keywordScore: null, vectorRank: null, vectorDistance: null, rrfScore: null,
   };
 }
 
-const PASSAGES = [passage('The client retries three times.', 0, ['Retry']), passage('Waits two seconds between attempts.', 40)];
+const PASSAGES = [
+  passage('The client retries three times.', 0, ['Retry']),
+  passage('Waits two seconds between attempts.', 40),
+];
 
 describe('checkDigest', () => {
   it.each([
