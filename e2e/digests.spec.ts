@@ -9,7 +9,7 @@ import path from 'node:path';
 import { expect, test } from './fixtures';
 import { addFolderAndIndex, createKb, showScreen, snap } from './helpers';
 
-test('turning page digests on writes them; they are marked as generated in the tree and on the page', async ({ page, served }, testInfo) => {
+test('page digests switched on: written, marked generated in the tree and on the page', async ({ page, served }, info) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sift-e2e-digests-'));
   fs.writeFileSync(path.join(dir, 'alpha.md'), '# Alpha\n\nThe gateway retries a failed call three times.\n');
   fs.writeFileSync(path.join(dir, 'beta.md'), '# Beta\n\nTomato soup simmers for twenty minutes.\n');
@@ -36,7 +36,7 @@ test('turning page digests on writes them; they are marked as generated in the t
     await expect(view.getByText(/^Generated Written by qwen3:4b from wiki\/alpha\.md\./)).toBeVisible();
     await expect(view.getByLabel('Page text')).toContainText('The key point of wiki/alpha.md [1]');
     await expect(tree.getByRole('button', { name: /^Alpha/ })).not.toContainText('Generated');
-    await snap(page, testInfo, 'digests-01-generated-page');
+    await snap(page, info, 'digests-01-generated-page');
 
     await page.reload();
     await expect(page.getByRole('switch', { name: 'Page digests' })).toBeChecked();

@@ -28,7 +28,8 @@ describe('sift digest', () => {
   it('says digests are off, turns them on with --on, writes them, and says when no model server runs', async () => {
     const data = tempDir();
     const docs = tempDir();
-    fs.writeFileSync(path.join(docs, 'retry.md'), '# Retry policy\n\nThe client retries three times after E_CONN_RESET.\n');
+    const text = '# Retry policy\n\nThe client retries three times after E_CONN_RESET.\n';
+    fs.writeFileSync(path.join(docs, 'retry.md'), text);
     await run('--data-dir', data, 'kb', 'create', 'Ops');
     await run('--data-dir', data, 'folder', 'add', 'Ops', docs);
     await run('--data-dir', data, 'ingest', 'Ops');
@@ -41,9 +42,12 @@ describe('sift digest', () => {
     ollama.onChat({ chunks: [{ content: '- Retry policy of the client [1].' }] });
     const on = await run('--data-dir', data, 'digest', 'Ops', '--on', '--ollama-host', ollama.url);
     expect(on.code).toBe(0);
-    expect(on.out).toBe('digests   done with qwen3:4b\npages     1/1 digested (0 unchanged)\nwritten   2, removed 0, stored 2');
+    expect(on.out.split('\n')).toEqual([
+      'digests   done with qwen3:4b', 'pages     1/1 digested (0 unchanged)', 'written   2, removed 0, stored 2',
+    ]);
     const pages = await run('--data-dir', data, 'pages', 'Ops', '--json');
-    expect((JSON.parse(pages.out) as { path: string; generated: boolean }[]).map((p) => [p.path, p.generated])).toEqual([
+    const listed = JSON.parse(pages.out) as { path: string; generated: boolean }[];
+    expect(listed.map((p) => [p.path, p.generated])).toEqual([
       ['wiki/_digest/overview.md', true], ['wiki/_digest/retry.md', true], ['wiki/retry.md', false],
     ]);
 
