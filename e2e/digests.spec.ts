@@ -9,7 +9,9 @@ import path from 'node:path';
 import { expect, test } from './fixtures';
 import { addFolderAndIndex, createKb, showScreen, snap } from './helpers';
 
-test('page digests switched on: written, marked generated in the tree and on the page', async ({ page, served }, info) => {
+const TITLE = 'page digests switched on: written, marked generated in the tree and on the page';
+
+test(TITLE, async ({ page, served }, info) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sift-e2e-digests-'));
   fs.writeFileSync(path.join(dir, 'alpha.md'), '# Alpha\n\nThe gateway retries a failed call three times.\n');
   fs.writeFileSync(path.join(dir, 'beta.md'), '# Beta\n\nTomato soup simmers for twenty minutes.\n');
