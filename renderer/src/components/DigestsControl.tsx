@@ -11,10 +11,17 @@ export function DigestsControl({ kb }: { kb: KnowledgeBase }) {
   const status = useDigests((s) => s.status[kb.id]);
   const { load, setEnabled, cancel } = useDigests.getState();
   const [problem, setProblem] = useState<string | null>(null);
+  // The switch moves at once; the core's answer (or its refusal) settles it.
+  const [pending, setPending] = useState<boolean | null>(null);
   useEffect(() => {
     void load(kb.id);
   }, [kb.id, load]);
-  const enabled = status?.enabled ?? kb.digests ?? false;
+  const enabled = pending ?? status?.enabled ?? kb.digests ?? false;
+  async function toggle(on: boolean) {
+    setPending(on);
+    setProblem(await setEnabled(kb.id, on));
+    setPending(null);
+  }
   return (
     <div className="digests-control">
       <label className="digests-switch" title={t('digests.toggleHelp')}>
@@ -22,7 +29,7 @@ export function DigestsControl({ kb }: { kb: KnowledgeBase }) {
           type="checkbox"
           role="switch"
           checked={enabled}
-          onChange={(e) => void setEnabled(kb.id, e.target.checked).then(setProblem)}
+          onChange={(e) => void toggle(e.target.checked)}
         />
         {t('digests.toggle')}
       </label>
