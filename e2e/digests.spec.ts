@@ -1,7 +1,7 @@
 /**
  * Page digests in the UI against the real core and the scripted Ollama: the switch in the knowledge base's
  * title bar starts a run, its outcome shows beside it, and the digests appear in the page tree under their
- * own root and in the page view, both marked as generated. The setting survives a reload.
+ * own root and in the page view, both marked as generated. The setting survives a reload; off removes them.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -42,6 +42,13 @@ test(TITLE, async ({ page, served }, info) => {
 
     await page.reload();
     await expect(page.getByRole('switch', { name: 'Page digests' })).toBeChecked();
+    await showScreen(page, 'Pages');
+    await expect(tree.getByRole('button', { name: /^Digests\s*Generated$/ })).toBeVisible();
+
+    // Off removes them: stale digests would soon say what the pages no longer say.
+    await page.getByRole('switch', { name: 'Page digests' }).uncheck();
+    await expect(tree.getByRole('button', { name: /^Digests\s*Generated$/ })).toHaveCount(0);
+    await expect(tree.getByRole('button', { name: /^Alpha/ })).toBeVisible();
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

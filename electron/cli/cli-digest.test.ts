@@ -54,5 +54,9 @@ describe('sift digest', () => {
     const down = await run('--data-dir', data, 'digest', 'Ops', '--ollama-host', 'http://127.0.0.1:9', '--json');
     expect(down.code).toBe(1);
     expect(JSON.parse(down.out)).toMatchObject({ state: 'skipped', code: 'llm_unavailable', stored: 2 });
+
+    const off2 = await run('--data-dir', data, 'digest', 'Ops', '--off');
+    expect(off2).toMatchObject({ code: 0, out: 'page digests are off; 2 removed' });
+    expect(JSON.parse((await run('--data-dir', data, 'pages', 'Ops', '--json')).out)).toHaveLength(1);
   });
 });

@@ -29,7 +29,8 @@ export const digestCommands: Record<string, Command> = {
       if (flags.on && flags.off) throw new UsageError('choose one of --on and --off. See sift --help.');
       if (flags.on || flags.off) {
         const status = await call(sift, 'digests.setEnabled', { kb: kb!, enabled: flags.on === true });
-        if (flags.off) return flags.json ? printJson(io, status) : (io.out('page digests are off'), 0);
+        if (flags.json && flags.off) return printJson(io, status);
+        if (flags.off) return (io.out(`page digests are off; ${status.removed} removed`), 0);
       }
       const status = await sift.digest(kb!);
       if (flags.json) printJson(io, status);

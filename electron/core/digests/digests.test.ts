@@ -26,7 +26,8 @@ function pageOf(body: { messages: { content: string }[] }): string {
 function goodModel(body: { messages: { content: string }[] }): MockChatReply {
   const page = pageOf(body);
   if (page === 'overview') {
-    return { chunks: [{ content: '- The notes cover runbooks, an API and a recipe [1][2].\n- Cooking is one topic [2].' }] };
+    const points = ['- The notes cover runbooks, an API and a recipe [1][2].\n', '- Cooking is one topic [2].'];
+    return { chunks: points.map((content) => ({ content })) };
   }
   const word = `digestword${path.basename(page, '.md')}`;
   return { chunks: [{ content: `- The page is about ${word} [1].\n` }, { content: `- It has a second point [1].` }] };
@@ -81,7 +82,8 @@ describe('page digests', () => {
   it('writes a cited digest of every page and an overview, stored as generated, searchable pages', async () => {
     bench = await startWithDigests();
     const status = (await call<DigestStatus>(bench, 'digests.status', { kb: bench.kbId }));
-    expect(status).toMatchObject({ state: 'done', enabled: true, pagesTotal: 3, pagesDone: 3, generated: 4, stored: 4 });
+    expect(status).toMatchObject({ state: 'done', enabled: true, pagesTotal: 3, pagesDone: 3, generated: 4 });
+    expect(status.stored).toBe(4);
     expect(status.problems).toEqual([]);
     expect(chatRequests(bench).sort()).toEqual(['overview', 'wiki/api.md', 'wiki/cooking.md', 'wiki/runbook.md']);
     const generated = (await pages(bench)).filter((p) => p.generated).map((p) => p.path);
@@ -206,5 +208,19 @@ describe('page digests', () => {
     expect(fs.existsSync(path.join(bench.dataDir, 'kbs', `${bench.kbId}.sqlite`))).toBe(false);
     const status = await bench.sift.invoke('digests.status', { kb: bench.kbId });
     expect(status).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
+
+  it('are removed when turned off, and made again when turned back on', async () => {
+    bench = await startWithDigests();
+    const off = await call<DigestStatus>(bench, 'digests.setEnabled', { kb: bench.kbId, enabled: false });
+    expect(off).toMatchObject({ enabled: false, removed: 4, stored: 0 });
+    expect((await pages(bench)).map((p) => p.path)).toEqual(['wiki/api.md', 'wiki/cooking.md', 'wiki/runbook.md']);
+    const search = { kb: bench.kbId, query: 'digestwordcooking', mode: 'keyword' };
+    expect((await call<SearchResult>(bench, 'search.query', search)).passages).toEqual([]);
+    expect((await bench.sift.digest(bench.kbId)).state).toBe('off');
+
+    const ended = runEnd(bench);
+    await call(bench, 'digests.setEnabled', { kb: bench.kbId, enabled: true });
+    expect(await ended).toMatchObject({ state: 'done', generated: 4, stored: 4 });
   });
 });

@@ -8,7 +8,7 @@ import { SiftError } from '../../../shared/errors';
 import { now, type CoreContext } from '../context';
 import type { LlmClient } from '../llm/types';
 import { DIGEST_DEFAULTS, runDigests, type DigestOptions } from './run';
-import { digestCount } from './store';
+import { digestCount, removeAllDigests } from './store';
 
 /** Options of the digest runner. */
 export interface DigestRunnerOptions extends Partial<DigestOptions> {
@@ -53,12 +53,19 @@ export class DigestRunner {
     return this.ctx.appDb.prepare(`SELECT digests FROM knowledge_bases WHERE id = ?`).pluck().get(kbId) === 1;
   }
 
-  /** Turn digests on or off; on starts a run, off cancels a running one (digests made stay until the next run). */
-  setEnabled(kbId: string, enabled: boolean): DigestStatus {
+  /**
+   * Turn digests on or off. On starts a run. Off stops a running one and removes every digest page: with no
+   * runs to keep them current, they would soon say what the pages no longer say.
+   */
+  async setEnabled(kbId: string, enabled: boolean): Promise<DigestStatus> {
     this.ctx.appDb.prepare(`UPDATE knowledge_bases SET digests = ? WHERE id = ?`).run(enabled ? 1 : 0, kbId);
     this.ctx.events.emit('kb.changed', { kbId, change: 'settings' });
     if (enabled) return this.start(kbId);
+    const kb = this.kb(kbId);
     this.cancel(kbId);
+    await kb.running?.catch(() => undefined);
+    kb.status = { ...kb.status, removed: removeAllDigests(this.ctx.kbFiles.get(kbId)), generated: 0 };
+    this.emit(kbId, kb, true);
     return this.status(kbId);
   }
 

@@ -126,6 +126,13 @@ export function addressTaken(db: Database.Database, path: string): boolean {
   return cached(db, sql).get(path, DIGEST_FOLDER) !== undefined;
 }
 
+/** Remove every digest of the knowledge base in one transaction; returns how many there were. */
+export function removeAllDigests(db: Database.Database): number {
+  const digests = [...storedDigests(db).values()];
+  db.transaction(() => digests.forEach((d) => removeDigest(db, d)))();
+  return digests.length;
+}
+
 /** Remove one digest with its chunks, keyword rows and vectors. */
 export function removeDigest(db: Database.Database, digest: StoredDigest): void {
   removeDocument(db, digest.documentId);
