@@ -29,7 +29,7 @@ Page digests:
                               write a short cited summary of every changed page and an
                               overview of the knowledge base (wiki/_digest/…) with a local
                               Ollama model; --on turns digests on for the knowledge base
-                              (off by default), --off turns them off
+                              (off by default), --off turns them off and removes them
 
 Search:
   search KB "QUERY" [--top-k N] [--mode hybrid|keyword|vector] [--json]
