@@ -76,8 +76,7 @@ async function digestPage(deps: DigestRunDeps, source: SourcePage, old: StoredDi
     return problem(status, source.path, 'failed', `a page read from a file already has the address ${path}`);
   }
   const passages = pagePassages(db, source.pageId);
-  if (passages.length === 0) return;
-  const reply = await ask(deps, pageMessages(source.title, source.path, passages), source.path);
+  const reply = passages.length ? await ask(deps, pageMessages(source.title, source.path, passages), source.path) : null;
   // A stale digest says what the page no longer says: it goes, whether or not a new one is made.
   if (old) removeDigest(db, old);
   if (reply === null) return;
