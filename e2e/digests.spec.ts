@@ -53,3 +53,26 @@ test(TITLE, async ({ page, served }, info) => {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a digest run shows its progress and stops from its button', async ({ page, served }, info) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sift-e2e-digests-'));
+  fs.writeFileSync(path.join(dir, 'alpha.md'), '# Alpha\n\nThe gateway retries a failed call three times.\n');
+  fs.writeFileSync(path.join(dir, 'beta.md'), '# Beta\n\nTomato soup simmers for twenty minutes.\n');
+  try {
+    // A slow model: each digest takes about 6 s.
+    const chunks = Array.from({ length: 60 }, () => ({ content: '- A point [1].\n' }));
+    served.ollama.onChat(() => ({ chunks, delayMs: 100 }));
+    await page.goto(served.url);
+    await createKb(page, 'Slow');
+    await addFolderAndIndex(page, dir);
+    await page.getByRole('switch', { name: 'Page digests' }).check();
+    await expect(page.getByRole('status').filter({ hasText: 'Writing digests: 0 of 2 pages' })).toBeVisible();
+    await snap(page, info, 'digests-02-running');
+    await page.getByRole('button', { name: 'Stop digests' }).click();
+    const stopped = page.getByRole('status').filter({ hasText: 'Digests stopped; those made so far are kept' });
+    await expect(stopped).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Stop digests' })).toHaveCount(0);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
