@@ -6,8 +6,8 @@
 import { z } from 'zod';
 import { ChatMessage, Citation, Conversation, Decision, LlmStatus, Reference, RunningTurn, TurnInfo } from './chat-models';
 import { Settings, SettingsPatch } from './settings';
-import { AppInfo, Evidence, Folder, IngestStatus, KnowledgeBase, ModelProgress, ManifestRow, PageDetail, PageSummary, SearchMode, SearchResult } from './models';
 import { GlossaryEntry, GlossaryLookup } from './models';
+import { AppInfo, DigestStatus, Evidence, Folder, IngestStatus, KnowledgeBase, ModelProgress, ManifestRow, PageDetail, PageSummary, SearchMode, SearchResult } from './models';
 
 /** Declare one operation: its argument schema and its result schema. */
 function op<A extends z.ZodType, R extends z.ZodType>(args: A, result: R) {
@@ -155,6 +155,14 @@ export const operations = {
     Evidence,
   ),
 
+  /** Turn page digests of a knowledge base on or off (off by default); turning them on starts a run. */
+  'digests.setEnabled': op(z.object({ kb: KbRef, enabled: z.boolean() }), DigestStatus),
+  /** Make the digests of changed pages and the overview in the background (queued after a running one). */
+  'digests.run': op(z.object({ kb: KbRef }), DigestStatus),
+  /** Stop a digest run after the page being written; digests made so far are kept. */
+  'digests.cancel': op(z.object({ kb: KbRef }), z.object({ cancelled: z.boolean() })),
+  'digests.status': op(z.object({ kb: KbRef }), DigestStatus),
+
   'pages.get': op(z.object({ kb: KbRef, path: z.string().trim().startsWith('wiki/', 'a page path starts with wiki/') }), PageDetail),
 
   /** Every entry of the knowledge base's glossary pages, by term (issue #15). */
@@ -171,12 +179,15 @@ export const events = {
   /** The list of knowledge bases or the folders of one changed. */
   'kb.changed': z.object({
     kbId: z.string(),
-    change: z.enum(['created', 'renamed', 'deleted', 'folders']),
+    /** `settings`: a setting of the knowledge base itself changed (e.g. digests turned on). */
+    change: z.enum(['created', 'renamed', 'deleted', 'folders', 'settings']),
   }),
   /** Indexing progress of one knowledge base (throttled; always sent at each state change). */
   'ingest.progress': IngestStatus,
   /** An embedding model is downloading or loading. */
   'model.progress': ModelProgress,
+  /** Progress of making one knowledge base's page digests (throttled; always sent at each state change). */
+  'digests.progress': DigestStatus,
   /** Settings changed (from any window or host). */
   'settings.changed': Settings,
 

@@ -15,6 +15,8 @@ export const KnowledgeBase = z.object({
   updatedAt: Timestamp,
   /** How many folders the knowledge base indexes. */
   folderCount: z.number().int().nonnegative(),
+  /** Page digests (a model's cited summary of each page, under `wiki/_digest/`) are made for it. Default false. */
+  digests: z.boolean().optional(),
 });
 export type KnowledgeBase = z.infer<typeof KnowledgeBase>;
 
@@ -106,6 +108,8 @@ export const PageSummary = z.object({
   relPath: z.string(),
   chars: z.number().int(),
   chunks: z.number().int(),
+  /** Written by Sift's model (a digest under `wiki/_digest/`), not read from a file. Default false. */
+  generated: z.boolean().optional(),
 });
 export type PageSummary = z.infer<typeof PageSummary>;
 
@@ -287,3 +291,43 @@ export const GlossaryLookup = z.object({
   entries: z.array(GlossaryEntry),
 });
 export type GlossaryLookup = z.infer<typeof GlossaryLookup>;
+/** A page whose digest was not made this run, and why (citations that failed validation, a model error). */
+export const DigestProblem = z.object({
+  /** The source page (`wiki/…`), or `wiki/_digest/overview.md` for the overview. */
+  path: z.string(),
+  status: z.enum(['rejected', 'failed']),
+  reason: z.string(),
+});
+export type DigestProblem = z.infer<typeof DigestProblem>;
+
+/** Where making the page digests of one knowledge base stands (`digests.status`, `digests.progress`). */
+export const DigestStatus = z.object({
+  kbId: z.string(),
+  /** The knowledge base's setting: digests are made for it. */
+  enabled: z.boolean(),
+  /** `skipped`: no model could be used (see `message`, `code`); `off`: the setting is off. */
+  state: z.enum(['idle', 'running', 'done', 'skipped', 'off', 'cancelled', 'error']),
+  /** Why the run was skipped: `llm_unavailable` (no server), `no_model` (none installed). Null otherwise. */
+  code: z.enum(['llm_unavailable', 'no_model']).nullable(),
+  /** Pages to digest this run (their content changed or they have no digest yet), and those handled so far. */
+  pagesTotal: z.number().int(),
+  pagesDone: z.number().int(),
+  /** Digests written this run (pages and the overview). */
+  generated: z.number().int(),
+  /** Digests removed this run (their source page went). */
+  removed: z.number().int(),
+  /** Pages whose digest is current and was not made again. */
+  unchanged: z.number().int(),
+  /** Digests not stored this run, with the reason. */
+  problems: z.array(DigestProblem),
+  /** Digest pages the knowledge base holds now (the overview included). */
+  stored: z.number().int(),
+  currentPage: z.string().nullable(),
+  /** The model that writes the digests, once known. */
+  model: z.string().nullable(),
+  /** Why the run was skipped or failed, for people; null otherwise. */
+  message: z.string().nullable(),
+  startedAt: Timestamp.nullable(),
+  finishedAt: Timestamp.nullable(),
+});
+export type DigestStatus = z.infer<typeof DigestStatus>;

@@ -24,6 +24,13 @@ Indexing and pages:
   manifest KB [--json]        every file: source path, size, time, sha256, parser, encoding,
                               chunks, and whether its vectors are current
 
+Page digests:
+  digest KB [--on|--off] [--model M] [--ollama-host URL] [--json]
+                              write a short cited summary of every changed page and an
+                              overview of the knowledge base (wiki/_digest/…) with a local
+                              Ollama model; --on turns digests on for the knowledge base
+                              (off by default), --off turns them off and removes them
+
 Search:
   search KB "QUERY" [--top-k N] [--mode hybrid|keyword|vector] [--json]
                               hybrid keyword + vector search; passages with where they

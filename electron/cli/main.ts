@@ -14,6 +14,7 @@ import { chatCommands } from './chat-commands';
 import { exportCommands } from './export-commands';
 import { mcpCommands } from './mcp-commands';
 import { glossaryCommands } from './glossary-commands';
+import { digestCommands } from './digest-commands';
 import { HELP } from './help';
 import { UsageError } from './usage';
 
@@ -37,9 +38,11 @@ const OPTIONS = {
   message: { type: 'string' },
   kb: { type: 'string', multiple: true },
   'follow-links': { type: 'boolean' },
+  on: { type: 'boolean' },
+  off: { type: 'boolean' },
 } as const;
 
-const commands = { ...kbCommands, ...ingestCommands, ...searchCommands, ...evalCommands, ...chatCommands, ...exportCommands, ...mcpCommands, ...glossaryCommands };
+const commands = { ...kbCommands, ...ingestCommands, ...searchCommands, ...evalCommands, ...chatCommands, ...exportCommands, ...mcpCommands, ...glossaryCommands, ...digestCommands };
 
 /** Run the CLI with `argv` (without node and script) and return the exit code. */
 export async function runCli(argv: string[], io: CommandIo = defaultIo()): Promise<number> {

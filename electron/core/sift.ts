@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { operations, isOpName, type Handlers, type OpName, type OpResult } from '../../shared/contract';
-import type { IngestStatus } from '../../shared/models';
+import type { DigestStatus, IngestStatus } from '../../shared/models';
 import { SiftError, fail, ok, type Result } from '../../shared/errors';
 import { VERSION } from './version';
 import type { CoreContext } from './context';
@@ -22,6 +22,8 @@ import { chatHandlers, TurnRegistry } from './chat/handlers';
 import { TurnDiscarded } from './chat/turn';
 import { exportHandlers } from './export/handlers';
 import { glossaryHandlers } from './glossary/handlers';
+import { digestHandlers } from './digests/handlers';
+import { DigestRunner, type DigestRunnerOptions } from './digests/runner';
 import { chromiumPdfRenderer, type PdfRenderer } from './export/pdf';
 import type { SearchOptions } from './search/search';
 import { VectorIndexBuilder } from './search/index-builder';
@@ -61,6 +63,8 @@ export interface SiftConfig {
   autoIndex?: boolean;
   /** Watch folders for changes (long-running hosts: the app, `sift serve`). Default false. */
   watch?: boolean;
+  /** Page-digest tunables (time limit per digest, tokens). */
+  digests?: DigestRunnerOptions;
 }
 
 /** A running core. */
@@ -74,6 +78,8 @@ export interface Sift {
   onEvent(listener: (event: string, payload: unknown) => void): () => void;
   /** Index a knowledge base now and resolve with the final status (the CLI's `sift ingest`). */
   ingest(kbRef: string): Promise<IngestStatus>;
+  /** Make a knowledge base's page digests now and resolve with the final status (the CLI's `sift digest`). */
+  digest(kbRef: string): Promise<DigestStatus>;
   /** Stop indexing and watching, free the model, close every database. The instance must not be used afterwards. */
   close(): Promise<void>;
 }
@@ -95,6 +101,12 @@ export function createSift(config: SiftConfig): Sift {
   const searchOptions = { buildIndex: vectorIndexes.build, ...config.search };
   const watcher = config.watch ? new FolderWatcher(indexer) : null;
   const turns = new TurnRegistry();
+  // With autoIndex (the app), a digest run that wrote pages starts an indexing run, which embeds their chunks.
+  const digests = new DigestRunner(ctx, {
+    llm: () => live.llm(),
+    model: () => live.chat().model,
+    changed: config.autoIndex ? (kbId) => indexer.start(kbId) : undefined,
+  }, config.digests);
   const chatDeps = { llm: () => live.llm(), settings: () => live.chat(), embedder: () => embedding.get(), searchOptions, turns };
 
   const handlers: Handlers = {
@@ -110,6 +122,7 @@ export function createSift(config: SiftConfig): Sift {
     ...knowledgeBaseHandlers(ctx, {
       beforeDelete: (kbId) => stopTurnsOfKb(turns, kbId),
       stopIndexing: async (kbId) => {
+        await digests.stop(kbId);
         await watcher?.unwatchKb(kbId);
         await indexer.stop(kbId);
       },
@@ -139,6 +152,7 @@ export function createSift(config: SiftConfig): Sift {
     },
     ...exportHandlers(ctx, config.renderPdf ?? chromiumPdfRenderer()),
     ...glossaryHandlers(ctx),
+    ...digestHandlers(ctx, digests),
   };
 
   // Keep indexing and watching in step with the knowledge bases and their folders.
@@ -153,6 +167,12 @@ export function createSift(config: SiftConfig): Sift {
     } else if (change === 'folders') follow(kbId);
   });
   if (config.autoIndex || config.watch) for (const kb of listKbIds(appDb)) follow(kb);
+  // With autoIndex, every finished indexing run brings the digests of a knowledge base that has them on up to date.
+  const stopDigesting = config.autoIndex
+    ? ctx.events.on('ingest.progress', ({ kbId, state }) => {
+        if (state === 'done' && digests.enabled(kbId)) digests.start(kbId);
+      })
+    : () => undefined;
 
   async function invoke(op: string, args: unknown): Promise<Result<unknown>> {
     if (!isOpName(op)) return fail('unknown_operation', `"${op}" is not an operation of Sift`);
@@ -177,8 +197,13 @@ export function createSift(config: SiftConfig): Sift {
       embedding.retry();
       return indexer.run(resolveKb(ctx, kbRef).id);
     },
+    async digest(kbRef) {
+      return digests.run(resolveKb(ctx, kbRef).id);
+    },
     async close() {
       stopFollowing();
+      stopDigesting();
+      await digests.close();
       await turns.close();
       await watcher?.close();
       await indexer.close();

@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import type Database from 'better-sqlite3';
+import { DIGEST_FOLDER } from '../digests/paths';
 import type { ManifestRow } from '../../../shared/models';
 import { dayOf, pageVersions, versionedPageIds } from '../search/versions';
 import { hasVectorTables, keywordOnlyReason, recordedModel } from './vectors';
@@ -33,6 +34,7 @@ const ROWS = `
          (SELECT count(*) FROM chunks c WHERE c.page_id = p.id) AS chunks,
          (SELECT count(*) FROM chunks c WHERE c.page_id = p.id AND c.embedded = 1) AS embedded
   FROM documents d LEFT JOIN pages p ON p.document_id = d.id
+  WHERE d.folder != '${DIGEST_FOLDER}'
   ORDER BY d.folder, d.rel_path`;
 
 /**

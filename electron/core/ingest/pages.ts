@@ -2,19 +2,22 @@
 import type Database from 'better-sqlite3';
 import { SiftError } from '../../../shared/errors';
 import type { PageDetail, PageSummary } from '../../../shared/models';
+import { DIGEST_FOLDER } from '../digests/paths';
 
 const SUMMARY = `
   SELECT p.path, p.title, p.kind, d.folder, d.rel_path AS relPath, length(p.text) AS chars,
-         (SELECT count(*) FROM chunks c WHERE c.page_id = p.id) AS chunks
+         (SELECT count(*) FROM chunks c WHERE c.page_id = p.id) AS chunks, d.folder = '${DIGEST_FOLDER}' AS generated
   FROM pages p JOIN documents d ON d.id = p.document_id`;
 
-/** Every page of the knowledge base, ordered by path. */
+/** Every page of the knowledge base, ordered by path; `generated` marks the page digests Sift wrote. */
 export function listPages(db: Database.Database): PageSummary[] {
-  return db.prepare(`${SUMMARY} ORDER BY p.path`).all() as PageSummary[];
+  const rows = db.prepare(`${SUMMARY} ORDER BY p.path`).all() as (Omit<PageSummary, 'generated'> & { generated: number })[];
+  return rows.map((r) => ({ ...r, generated: r.generated === 1 }));
 }
 
-interface PageRow extends PageSummary {
+interface PageRow extends Omit<PageSummary, 'generated'> {
   id: number;
+  generated: number;
   text: string;
   metadata: string;
   headings: string;
@@ -28,7 +31,8 @@ export function getPage(db: Database.Database, path: string): PageDetail {
   const row = db
     .prepare(
       `SELECT p.id, p.path, p.title, p.kind, d.folder, d.rel_path AS relPath, p.text, p.metadata, p.headings, p.pdf_pages,
-              p.language, p.encoding, (SELECT count(*) FROM chunks c WHERE c.page_id = p.id) AS chunks
+              p.language, p.encoding, (SELECT count(*) FROM chunks c WHERE c.page_id = p.id) AS chunks,
+              d.folder = '${DIGEST_FOLDER}' AS generated
        FROM pages p JOIN documents d ON d.id = p.document_id WHERE p.path = ?`,
     )
     .get(path) as PageRow | undefined;
@@ -55,6 +59,7 @@ export function getPage(db: Database.Database, path: string): PageDetail {
     relPath: row.relPath,
     chars: row.text.length,
     chunks: row.chunks,
+    generated: row.generated === 1,
     text: row.text,
     metadata: JSON.parse(row.metadata) as Record<string, unknown>,
     headings: JSON.parse(row.headings) as PageDetail['headings'],

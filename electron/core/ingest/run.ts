@@ -17,6 +17,7 @@ import { scanFolder } from './scan';
 import type { RunCounters } from './status';
 import type { DocumentKind } from './types';
 import { chunksToEmbed, setKeywordOnly, useModel, writeVectors } from './vectors';
+import { DIGEST_FOLDER } from '../digests/paths';
 
 /** Tunables of a run. */
 export interface RunOptions {
@@ -83,7 +84,8 @@ export async function runFull(deps: RunDeps): Promise<void> {
   deps.progress(true);
   const folderPaths = new Set(deps.folders.map((f) => f.path));
   for (const folder of storedFolders(db)) {
-    if (!folderPaths.has(folder)) for (const doc of documentsOf(db, folder).values()) remove(db, doc.id, c);
+    // Digests are pages Sift wrote, in a folder of their own that is no path on disk (see digests/store.ts).
+    if (!folderPaths.has(folder) && folder !== DIGEST_FOLDER) for (const doc of documentsOf(db, folder).values()) remove(db, doc.id, c);
   }
   const jobs: FileJob[] = [];
   for (const folder of deps.folders) {

@@ -2,6 +2,7 @@
 import type Database from 'better-sqlite3';
 import type { FileProblem, IngestStatus } from '../../../shared/models';
 import { NOT_CONFIGURED } from '../embedding';
+import { DIGEST_FOLDER } from '../digests/paths';
 import { chunkCounts, keywordOnlyReason, recordedModel } from './vectors';
 
 /** The counters a run keeps while it works. */
@@ -48,11 +49,14 @@ export function storelessSnapshot(kbId: string, c: RunCounters): IngestStatus {
   };
 }
 
-/** Files recorded in the store, and how many of them failed or were skipped. */
+/** Files recorded in the store (page digests are no files), and how many of them failed or were skipped. */
 function storedCounts(db: Database.Database): IngestStatus['stored'] {
   const row = db
-    .prepare(`SELECT count(*) AS files, coalesce(sum(status = 'failed'), 0) AS failed, coalesce(sum(status = 'skipped'), 0) AS skipped FROM documents`)
-    .get() as IngestStatus['stored'];
+    .prepare(
+      `SELECT count(*) AS files, coalesce(sum(status = 'failed'), 0) AS failed, coalesce(sum(status = 'skipped'), 0) AS skipped
+       FROM documents WHERE folder != ?`,
+    )
+    .get(DIGEST_FOLDER) as IngestStatus['stored'];
   return row;
 }
 

@@ -11,15 +11,17 @@ interface KbRow {
   created_at: string;
   updated_at: string;
   folder_count: number;
+  digests: number;
 }
 
 const SELECT_KB = `
-  SELECT k.id, k.name, k.created_at, k.updated_at,
+  SELECT k.id, k.name, k.created_at, k.updated_at, k.digests,
          (SELECT count(*) FROM folders f WHERE f.kb_id = k.id) AS folder_count
   FROM knowledge_bases k`;
 
 function toKb(row: KbRow): KnowledgeBase {
-  return { id: row.id, name: row.name, createdAt: row.created_at, updatedAt: row.updated_at, folderCount: row.folder_count };
+  const { id, name, created_at: createdAt, updated_at: updatedAt, folder_count: folderCount } = row;
+  return { id, name, createdAt, updatedAt, folderCount, digests: row.digests === 1 };
 }
 
 /** Find a knowledge base by id, then by exact name; throws `not_found` when neither matches. */

@@ -5,6 +5,7 @@ import type { KnowledgeBase } from '../../../shared/models';
 import { useKbs } from '../state/kbs';
 import { useUi, type Screen } from '../state/ui';
 import { ConfirmDialog } from './ConfirmDialog';
+import { DigestsControl } from './DigestsControl';
 import { Icon } from './Icon';
 import { Problem } from './Problem';
 
@@ -35,6 +36,7 @@ export function KbHeader({ kb }: { kb: KnowledgeBase }) {
             <button type="button" className="icon-button" aria-label={t('kb.deleteKb')} title={t('common.delete')} onClick={() => setDeleting(true)}>
               <Icon name="trash" />
             </button>
+            <DigestsControl kb={kb} />
           </>
         )}
       </div>

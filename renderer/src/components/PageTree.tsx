@@ -65,6 +65,7 @@ function FolderChildren({ folder, openPath, onOpen }: { folder: TreeFolder; open
 }
 
 function FolderItem({ folder, openPath, onOpen }: { folder: TreeFolder; openPath: string | null; onOpen(path: string): void }) {
+  const { t } = useTranslation();
   const [expanded, setExpanded] = useState(true);
   return (
     <li>
@@ -79,7 +80,8 @@ function FolderItem({ folder, openPath, onOpen }: { folder: TreeFolder; openPath
           <Icon name="chevron" size={12} />
         </span>
         <Icon name="folder" />
-        <span className="tree-label">{folder.name}</span>
+        <span className="tree-label">{folder.generated ? t('digests.folder') : folder.name}</span>
+        {folder.generated && <span className="badge generated-mark">{t('digests.generated')}</span>}
       </button>
       {expanded && <FolderChildren folder={folder} openPath={openPath} onOpen={onOpen} />}
     </li>
@@ -87,6 +89,7 @@ function FolderItem({ folder, openPath, onOpen }: { folder: TreeFolder; openPath
 }
 
 function PageItem({ page, open, onOpen, showPath }: { page: PageSummary; open: boolean; onOpen(path: string): void; showPath?: boolean }) {
+  const { t } = useTranslation();
   const file = fileOf(page);
   const title = page.title || file;
   // Title on the first line, where the page lives on the second: both readable, nothing cut short.
@@ -105,6 +108,7 @@ function PageItem({ page, open, onOpen, showPath }: { page: PageSummary; open: b
           <span className="tree-label">{title}</span>
           {sub !== title && <span className="tree-sub">{sub}</span>}
         </span>
+        {page.generated && <span className="badge generated-mark">{t('digests.generated')}</span>}
       </button>
     </li>
   );

@@ -53,6 +53,7 @@ export function PageView({ target, onClose }: PageViewProps) {
             {target.path}
           </p>
           {shown && <PageMeta page={shown} />}
+          {shown?.generated && <GeneratedNote page={shown} />}
         </div>
         {onClose && (
           <button type="button" className="icon-button" aria-label={t('pages.closePage')} title={t('common.close')} onClick={onClose}>
@@ -74,6 +75,20 @@ function PageMeta({ page }: { page: PageDetail }) {
   if (page.encoding && !/^utf-?8$/i.test(page.encoding)) facts.push(t('pages.encoding', { encoding: page.encoding }));
   if (page.language) facts.push(page.language);
   return <p className="page-meta">{facts.join(' · ')}</p>;
+}
+
+/** A digest page says it was written by a model, from what, and what its `[n]` are. */
+function GeneratedNote({ page }: { page: PageDetail }) {
+  const { t } = useTranslation();
+  const model = String(page.metadata.model ?? '');
+  const source = String(page.metadata.source ?? '');
+  const overview = source === page.path;
+  return (
+    <p className="page-meta generated-note">
+      <span className="badge generated-mark">{t('digests.generated')}</span>{' '}
+      {overview ? t('digests.overviewNote', { model }) : t('digests.note', { model, source })}
+    </p>
+  );
 }
 
 type Span = { start: number; end: number };

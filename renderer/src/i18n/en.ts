@@ -381,6 +381,24 @@ export const en = {
     themeDark: 'Dark',
     needNumber: 'Type a whole number.',
   },
+  digests: {
+    toggle: 'Page digests',
+    toggleHelp: 'A local model writes a short summary of every page, each point cited to its passage, and an overview of the knowledge base (under wiki/_digest/). Needs Ollama; off by default.',
+    running: 'Writing digests: {{done, number}} of {{total, number}} pages',
+    cancel: 'Stop digests',
+    stored_one: '{{count, number}} digest',
+    stored_other: '{{count, number}} digests',
+    offline: 'Digests skipped: Ollama is not running',
+    noModel: 'Digests skipped: Ollama has no model',
+    cancelled: 'Digests stopped; those made so far are kept',
+    failed: 'Digests failed',
+    rejected_one: '{{count, number}} not stored: its citations failed the check',
+    rejected_other: '{{count, number}} not stored: their citations failed the check',
+    generated: 'Generated',
+    folder: 'Digests',
+    note: 'Written by {{model}} from {{source}}. Each [n] is a passage of that page, listed under Sources; the digest is made again when the page changes.',
+    overviewNote: 'Written by {{model}} from the digests of the pages, each [n] being one of them.',
+  },
 } as const;
 
 /** The shape of a resource: the same keys as {@link en}, any text (plural `_one` forms optional). */

@@ -28,4 +28,13 @@ describe('buildRoots', () => {
       expect(root!.pages.map((p) => p.relPath)).toEqual(expected);
     }
   });
+
+  it('puts the page digests under one generated root, last, without the _digest folder level', () => {
+    const digest = (relPath: string): PageSummary => ({ ...page('sift:digests', '', relPath), generated: true });
+    const pages = [digest('_digest/overview.md'), digest('_digest/sub/a.md'), page('/home/me/notes', '', 'sub/a.md'), page('/data/Archive', 'Archive/', 'x.md')];
+    const roots = buildRoots(pages);
+    expect(roots.map((r) => [r.name, r.generated ?? false])).toEqual([['notes', false], ['Archive', false], ['sift:digests', true]]);
+    expect(roots[2]!.pages.map((p) => p.path)).toEqual(['wiki/_digest/overview.md']);
+    expect(roots[2]!.folders.map((f) => [f.name, f.pages.map((p) => p.path)])).toEqual([['sub', ['wiki/_digest/sub/a.md']]]);
+  });
 });

@@ -9,6 +9,8 @@ export interface TreeFolder {
   path: string | null;
   folders: TreeFolder[];
   pages: PageSummary[];
+  /** The root of the page digests Sift wrote (`wiki/_digest/…`), shown last under its own name. */
+  generated?: boolean;
 }
 
 // Numeric so "Note 2" comes before "Note 10". One fixed locale, so the order does not change with
@@ -32,11 +34,14 @@ export function buildRoots(pages: PageSummary[]): TreeFolder[] {
     let root = roots.get(page.folder);
     if (!root) {
       root = { name: baseName(page.folder), key: page.folder, path: page.folder, folders: [], pages: [] };
+      if (page.generated) Object.assign(root, { path: null, generated: true });
       roots.set(page.folder, root);
     }
-    if (page.path === `wiki/${page.relPath}`) first.add(page.folder);
+    // Digests sit at `_digest/<the source's path>`: their root stands for `_digest`.
+    const relPath = page.generated ? page.relPath.replace(/^_digest\//, '') : page.relPath;
+    if (!page.generated && page.path === `wiki/${page.relPath}`) first.add(page.folder);
     let node = root;
-    for (const part of page.relPath.split('/').slice(0, -1)) {
+    for (const part of relPath.split('/').slice(0, -1)) {
       let next = node.folders.find((f) => f.name === part);
       if (!next) {
         next = { name: part, key: `${node.key}/${part}`, path: null, folders: [], pages: [] };
@@ -47,7 +52,10 @@ export function buildRoots(pages: PageSummary[]): TreeFolder[] {
     node.pages.push(page);
   }
   const isFirst = (f: TreeFolder) => Number(first.has(f.key));
-  const sorted = [...roots.values()].sort((a, b) => isFirst(b) - isFirst(a) || collator.compare(a.name, b.name));
+  const isGenerated = (f: TreeFolder) => Number(f.generated === true);
+  const sorted = [...roots.values()].sort(
+    (a, b) => isGenerated(a) - isGenerated(b) || isFirst(b) - isFirst(a) || collator.compare(a.name, b.name),
+  );
   sorted.forEach(sortFolder);
   return sorted;
 }

@@ -63,3 +63,20 @@ describe('app migration 003', () => {
     db.close();
   });
 });
+
+describe('app migration 004', () => {
+  it('adds the digests setting to knowledge bases, off for existing ones and new ones', () => {
+    const db = new Database(path.join(tempDir(), 'app.sqlite'));
+    migrate(db, appMigrations, 'app', 3);
+    db.prepare("INSERT INTO knowledge_bases VALUES ('k1', 'A', 't', 't')").run();
+    migrate(db, appMigrations, 'app', 4);
+    db.prepare("INSERT INTO knowledge_bases (id, name, created_at, updated_at) VALUES ('k2', 'B', 't', 't')").run();
+    db.prepare("INSERT INTO knowledge_bases (id, name, created_at, updated_at, digests) VALUES ('k3', 'C', 't', 't', 1)").run();
+    expect(db.prepare('SELECT id, digests FROM knowledge_bases ORDER BY id').all()).toEqual([
+      { id: 'k1', digests: 0 },
+      { id: 'k2', digests: 0 },
+      { id: 'k3', digests: 1 },
+    ]);
+    db.close();
+  });
+});

@@ -1,0 +1,62 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockOllama, type MockOllama } from '../core/testing/ollama-mock';
+import { tempDir } from '../core/testing/temp';
+import { runCli } from './main';
+
+async function run(...argv: string[]) {
+  let out = '';
+  const err: string[] = [];
+  const code = await runCli(argv, { out: (l) => (out += `${l}\n`), write: (t) => (out += t), err: (l) => err.push(l) });
+  return { code, out: out.replace(/\n$/, ''), err: err.join('\n') };
+}
+
+let ollama: MockOllama;
+const before = process.env.SIFT_EMBEDDING;
+beforeAll(async () => {
+  process.env.SIFT_EMBEDDING = 'none';
+  ollama = await startMockOllama();
+});
+afterAll(async () => {
+  if (before === undefined) delete process.env.SIFT_EMBEDDING;
+  else process.env.SIFT_EMBEDDING = before;
+  await ollama.close();
+});
+
+describe('sift digest', () => {
+  it('says digests are off, turns them on with --on, writes them, and says when no model server runs', async () => {
+    const data = tempDir();
+    const docs = tempDir();
+    const text = '# Retry policy\n\nThe client retries three times after E_CONN_RESET.\n';
+    fs.writeFileSync(path.join(docs, 'retry.md'), text);
+    await run('--data-dir', data, 'kb', 'create', 'Ops');
+    await run('--data-dir', data, 'folder', 'add', 'Ops', docs);
+    await run('--data-dir', data, 'ingest', 'Ops');
+
+    const off = await run('--data-dir', data, 'digest', 'Ops', '--ollama-host', ollama.url);
+    expect(off.code).toBe(1);
+    expect(off.out).toBe('digests   off\nPage digests are off for this knowledge base; turn them on in its settings.');
+
+    ollama.onChat({ chunks: [{ content: '- The client retries three times [1].' }] });
+    ollama.onChat({ chunks: [{ content: '- Retry policy of the client [1].' }] });
+    const on = await run('--data-dir', data, 'digest', 'Ops', '--on', '--ollama-host', ollama.url);
+    expect(on.code).toBe(0);
+    expect(on.out.split('\n')).toEqual([
+      'digests   done with qwen3:4b', 'pages     1/1 digested (0 unchanged)', 'written   2, removed 0, stored 2',
+    ]);
+    const pages = await run('--data-dir', data, 'pages', 'Ops', '--json');
+    const listed = JSON.parse(pages.out) as { path: string; generated: boolean }[];
+    expect(listed.map((p) => [p.path, p.generated])).toEqual([
+      ['wiki/_digest/overview.md', true], ['wiki/_digest/retry.md', true], ['wiki/retry.md', false],
+    ]);
+
+    const down = await run('--data-dir', data, 'digest', 'Ops', '--ollama-host', 'http://127.0.0.1:9', '--json');
+    expect(down.code).toBe(1);
+    expect(JSON.parse(down.out)).toMatchObject({ state: 'skipped', code: 'llm_unavailable', stored: 2 });
+
+    const off2 = await run('--data-dir', data, 'digest', 'Ops', '--off');
+    expect(off2).toMatchObject({ code: 0, out: 'page digests are off; 2 removed' });
+    expect(JSON.parse((await run('--data-dir', data, 'pages', 'Ops', '--json')).out)).toHaveLength(1);
+  });
+});
