@@ -3,10 +3,13 @@
  * (CLI flags, test options) wins, then the person's settings, then the defaults. Read per use, so
  * a changed setting applies to the next chat turn, search or indexing run without a restart.
  */
+import { SiftError } from '../../shared/errors';
+import type { ProviderSettings } from '../../shared/settings';
 import type { EmbeddingConfig } from './embedding';
 import type { ChatSettings } from './chat/turn';
-import { createLlmClient } from './llm/ollama-client';
+import { failingClient, providerFor, ProviderClients, type ActiveProvider } from './llm/providers';
 import type { LlmClient } from './llm/types';
+import { NO_SECRETS, type SecretStore } from './secrets';
 import type { SettingsStore } from './settings';
 
 /** Host-level overrides of chat (CLI flags, tests). */
@@ -15,6 +18,10 @@ export interface ChatOverrides extends Partial<ChatSettings> {
   host?: string;
   connectTimeoutMs?: number;
   idleTimeoutMs?: number;
+  /** A provider of the settings' list by name, or "ollama" (`sift ask --provider NAME`); wins over the settings. */
+  provider?: string;
+  /** A provider given whole (`sift ask --base-url URL --model M`); wins over `provider`. */
+  custom?: ProviderSettings;
 }
 
 const MB = 1024 * 1024;
@@ -23,25 +30,46 @@ const CHARS_PER_TOKEN_CAP = 8;
 
 /** Effective configuration, computed on demand. */
 export class LiveConfig {
-  private client: { host: string; llm: LlmClient } | null = null;
+  private readonly clients: ProviderClients;
 
   constructor(
     private readonly settings: SettingsStore,
     private readonly overrides: { chat?: ChatOverrides; embedding?: EmbeddingConfig; maxFileBytes?: number },
-  ) {}
-
-  /** The Ollama client for the host in force (a new client when the host changed). */
-  llm(): LlmClient {
-    const { host, connectTimeoutMs, idleTimeoutMs } = this.overrides.chat ?? {};
-    const wanted = host ?? this.settings.get().ollamaHost;
-    if (this.client?.host !== wanted) this.client = { host: wanted, llm: createLlmClient({ host: wanted, connectTimeoutMs, idleTimeoutMs }) };
-    return this.client.llm;
+    readonly secrets: SecretStore = NO_SECRETS,
+  ) {
+    const { connectTimeoutMs, idleTimeoutMs } = overrides.chat ?? {};
+    this.clients = new ProviderClients(secrets, { connectTimeoutMs, idleTimeoutMs });
   }
 
-  /** Chat settings for the next turn. */
-  chat(): ChatSettings {
+  /** The provider that answers in knowledge base `kbId` (null: none, the default). Throws SiftError('not_found'). */
+  provider(kbId: string | null = null): ActiveProvider {
+    const { host, provider, custom } = this.overrides.chat ?? {};
+    return providerFor(this.settings.get(), kbId, { host, provider, custom });
+  }
+
+  /** The client of the provider in force for `kbId` (a new client when its configuration changed). A provider that
+   *  cannot be used (gone from the list, no key) gives a client that says why on every call. */
+  llm(kbId: string | null = null): LlmClient {
+    let provider: ActiveProvider;
+    try {
+      provider = this.provider(kbId);
+    } catch (error) {
+      const unknown = { name: '?', kind: 'openai' as const, baseUrl: 'http://127.0.0.1', apiKeyRef: null, defaultModel: null, builtin: false };
+      return failingClient(unknown, error instanceof SiftError ? error : new SiftError('internal', String(error)));
+    }
+    return this.clients.client(provider);
+  }
+
+  /** Chat settings for the next turn in `kbId`: its provider's default model unless the host names one. */
+  chat(kbId: string | null = null): ChatSettings {
     const s = this.settings.get();
-    const { host: _h, connectTimeoutMs: _c, idleTimeoutMs: _i, ...chat } = this.overrides.chat ?? {};
+    const { host: _h, connectTimeoutMs: _c, idleTimeoutMs: _i, provider: _p, custom: _x, ...chat } = this.overrides.chat ?? {};
+    let model = s.model ?? undefined;
+    try {
+      model = this.provider(kbId).defaultModel ?? undefined;
+    } catch {
+      // the turn's client says what is wrong with the provider
+    }
     return {
       searchBudget: s.searchBudget,
       maxRounds: 4,
@@ -52,7 +80,7 @@ export class LiveConfig {
       maxAnswerTokens: s.maxAnswerTokens,
       maxAnswerChars: s.maxAnswerTokens * CHARS_PER_TOKEN_CAP,
       maxTurnMs: s.maxTurnSeconds * 1000,
-      model: s.model ?? undefined,
+      model,
       think: s.think ?? undefined,
       ...chat,
     };

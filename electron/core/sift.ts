@@ -21,6 +21,8 @@ import { askHandlers } from './chat/ask';
 import { chatHandlers, TurnRegistry } from './chat/handlers';
 import { TurnDiscarded } from './chat/turn';
 import { exportHandlers } from './export/handlers';
+import { providerHandlers } from './llm/provider-handlers';
+import type { SecretStore } from './secrets';
 import { chromiumPdfRenderer, type PdfRenderer } from './export/pdf';
 import type { SearchOptions } from './search/search';
 import { VectorIndexBuilder } from './search/index-builder';
@@ -60,6 +62,9 @@ export interface SiftConfig {
   autoIndex?: boolean;
   /** Watch folders for changes (long-running hosts: the app, `sift serve`). Default false. */
   watch?: boolean;
+  /** Where providers' API keys are kept encrypted (the desktop app passes one over Electron safeStorage). Default:
+   *  none, so keys come from an environment variable or a key file. */
+  secrets?: SecretStore;
 }
 
 /** A running core. */
@@ -85,7 +90,8 @@ export function createSift(config: SiftConfig): Sift {
   const ctx: CoreContext = { dataDir: config.dataDir, appDb, events: new EventBus(), kbFiles: new KbFiles(config.dataDir) };
 
   const settings = new SettingsStore(appDb, ctx.events, config.settingsDefaults);
-  const live = new LiveConfig(settings, { chat: config.chat, embedding: config.embedding, maxFileBytes: config.indexer?.maxFileBytes });
+  const liveOverrides = { chat: config.chat, embedding: config.embedding, maxFileBytes: config.indexer?.maxFileBytes };
+  const live = new LiveConfig(settings, liveOverrides, config.secrets);
   const downloadDir = config.modelsReadOnly ? paths.models : undefined;
   const models = { dir: config.modelsDir ?? paths.models, downloadDir };
   const embedding = new EmbeddingService(() => live.embedding(), models, ctx.events);
@@ -94,7 +100,7 @@ export function createSift(config: SiftConfig): Sift {
   const searchOptions = { buildIndex: vectorIndexes.build, ...config.search };
   const watcher = config.watch ? new FolderWatcher(indexer) : null;
   const turns = new TurnRegistry();
-  const chatDeps = { llm: () => live.llm(), settings: () => live.chat(), embedder: () => embedding.get(), searchOptions, turns };
+  const chatDeps = { llm: (kb?: string | null) => live.llm(kb), settings: (kb?: string | null) => live.chat(kb), embedder: () => embedding.get(), searchOptions, turns };
 
   const handlers: Handlers = {
     async 'app.info'() {
@@ -123,6 +129,7 @@ export function createSift(config: SiftConfig): Sift {
     ...searchHandlers(ctx, () => embedding.get(), searchOptions),
     ...chatHandlers(ctx, chatDeps),
     ...askHandlers(ctx, chatDeps),
+    ...providerHandlers(ctx, live, settings),
     async 'settings.get'() {
       return settings.get();
     },
