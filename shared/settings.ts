@@ -18,13 +18,17 @@ const httpUrl = z
 
 /** Which embedding model indexes knowledge bases. */
 export const EmbeddingSettings = z.object({
-  provider: z.enum(['transformers', 'ollama', 'none']),
+  provider: z.enum(['transformers', 'ollama', 'none', 'openai']),
   /** transformers.js model id. Default Xenova/multilingual-e5-small. */
   modelId: z.string().trim().min(1, 'must not be empty'),
   /** A local folder holding model files (works offline); null to download into the data folder. */
   localModelDir: z.string().trim().min(1).nullable(),
   /** Ollama embedding model (provider ollama), e.g. nomic-embed-text or bge-m3. */
   ollamaModel: z.string().trim().min(1).nullable(),
+  /** Provider openai: the name of an OpenAI-compatible provider of the list. */
+  remoteProvider: z.string().trim().min(1).nullable().optional(),
+  /** Provider openai: its embedding model, e.g. text-embedding-3-small. */
+  remoteModel: z.string().trim().min(1).nullable().optional(),
 });
 export type EmbeddingSettings = z.infer<typeof EmbeddingSettings>;
 

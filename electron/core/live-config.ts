@@ -9,7 +9,7 @@ import type { EmbeddingConfig } from './embedding';
 import type { ChatSettings } from './chat/turn';
 import { failingClient, providerFor, ProviderClients, type ActiveProvider } from './llm/providers';
 import type { LlmClient } from './llm/types';
-import { NO_SECRETS, type SecretStore } from './secrets';
+import { NO_SECRETS, resolveApiKey, type SecretStore } from './secrets';
 import type { SettingsStore } from './settings';
 
 /** Host-level overrides of chat (CLI flags, tests). */
@@ -92,7 +92,21 @@ export class LiveConfig {
     const e = this.settings.get().embedding;
     if (e.provider === 'none') return { provider: 'none' };
     if (e.provider === 'ollama') return { provider: 'ollama', model: e.ollamaModel ?? 'nomic-embed-text', host: this.settings.get().ollamaHost };
+    if (e.provider === 'openai') return this.remoteEmbedding(e.remoteProvider ?? null, e.remoteModel ?? null);
     return { provider: 'transformers', modelId: e.modelId, localModelDir: e.localModelDir ?? undefined };
+  }
+
+  /** An OpenAI-compatible provider's embeddings; what is missing becomes the `problem` its load fails with. */
+  private remoteEmbedding(name: string | null, model: string | null): EmbeddingConfig {
+    const found = this.settings.get().providers.find((p) => p.name === name && p.kind === 'openai');
+    const config = { provider: 'openai' as const, baseUrl: found?.baseUrl ?? '', model: model ?? '', apiKey: null, name: name ?? undefined };
+    if (!found) return { ...config, problem: `Embeddings: there is no OpenAI-compatible provider "${name ?? ''}" in Settings.` };
+    if (!model) return { ...config, problem: `Embeddings: choose the embedding model of ${found.name} in Settings.` };
+    try {
+      return { ...config, apiKey: resolveApiKey(found.apiKeyRef, found.name, this.secrets) };
+    } catch (error) {
+      return { ...config, problem: error instanceof Error ? error.message : String(error) };
+    }
   }
 
   /** Files larger than this are skipped. */
