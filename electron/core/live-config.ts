@@ -63,7 +63,9 @@ export class LiveConfig {
   /** Chat settings for the next turn in `kbId`: its provider's default model unless the host names one. */
   chat(kbId: string | null = null): ChatSettings {
     const s = this.settings.get();
-    const { host: _h, connectTimeoutMs: _c, idleTimeoutMs: _i, provider: _p, custom: _x, ...chat } = this.overrides.chat ?? {};
+    const { host: _h, connectTimeoutMs: _c, idleTimeoutMs: _i, provider: _p, custom: _x, ...given } = this.overrides.chat ?? {};
+    // An override left unset (`sift ask` without --model) keeps the setting instead of erasing it.
+    const chat = Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)) as Partial<ChatSettings>;
     let model = s.model ?? undefined;
     try {
       model = this.provider(kbId).defaultModel ?? undefined;

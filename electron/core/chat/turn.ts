@@ -133,7 +133,11 @@ async function pickModel(req: TurnRequest, deps: TurnDeps): Promise<{ model: str
     const model = req.model ?? deps.settings.model ?? (await deps.llm.listModels())[0]?.name;
     const name = deps.llm.label;
     if (!model) return { down: name ? `${name} lists no model` : 'Ollama has no model installed' };
-    const own = await deps.llm.contextLength(model).catch(() => null);
+    // An unknown window is fine (the default is used); an unreachable server means no model can answer.
+    const own = await deps.llm.contextLength(model).catch((err: unknown) => {
+      if (err instanceof SiftError && err.code === 'llm_unavailable') throw err;
+      return null;
+    });
     return { model, window: own ? Math.min(own, deps.settings.numCtx) : null };
   } catch (err) {
     if (err instanceof SiftError && err.code === 'llm_unavailable') return { down: `${deps.llm.label ?? 'Ollama'} is not reachable at ${deps.llm.host}` };
