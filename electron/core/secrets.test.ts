@@ -1,0 +1,54 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { encryptedFileSecrets, NO_SECRETS, resolveApiKey } from './secrets';
+import { testCipher } from './testing/test-cipher';
+import { tempDir } from './testing/temp';
+
+describe('the encrypted key store', () => {
+  it('keeps keys encrypted in an owner-only file and gives them back', () => {
+    const file = path.join(tempDir(), 'secrets.json');
+    const store = encryptedFileSecrets(file, testCipher());
+    store.set('box', 'sk-stored-777');
+    expect(store.get('box')).toBe('sk-stored-777');
+    expect(store.get('other')).toBeNull();
+    expect(fs.readFileSync(file, 'utf8')).not.toContain('sk-stored-777');
+    if (process.platform !== 'win32') expect(fs.statSync(file).mode & 0o777).toBe(0o600);
+    store.delete('box');
+    expect(store.get('box')).toBeNull();
+  });
+
+  it('writes nothing when the system offers no encryption, and says what to use instead', () => {
+    const file = path.join(tempDir(), 'secrets.json');
+    const store = encryptedFileSecrets(file, testCipher(false));
+    expect(store.available).toBe(false);
+    expect(() => store.set('box', 'sk-x')).toThrow(/no encryption for stored keys; use SIFT_API_KEY or a key file/);
+    expect(fs.existsSync(file)).toBe(false);
+    expect(() => NO_SECRETS.set('box', 'sk-x')).toThrow(expect.objectContaining({ code: 'unsupported' }));
+  });
+});
+
+describe('resolveApiKey', () => {
+  it('reads env, env:NAME and the stored key, and says which variable is missing', () => {
+    const env = { SIFT_API_KEY: 'sk-sift', OPENAI_API_KEY: 'sk-openai', MY_KEY: 'sk-mine' };
+    expect(resolveApiKey(null, 'box', NO_SECRETS, env)).toBeNull();
+    expect(resolveApiKey('env', 'box', NO_SECRETS, env)).toBe('sk-sift');
+    expect(resolveApiKey('env', 'box', NO_SECRETS, { OPENAI_API_KEY: 'sk-openai' })).toBe('sk-openai');
+    expect(resolveApiKey('env:MY_KEY', 'box', NO_SECRETS, env)).toBe('sk-mine');
+    expect(() => resolveApiKey('env:NOPE', 'box', NO_SECRETS, env)).toThrow('The provider "box" takes its API key from NOPE, which is not set.');
+    const store = encryptedFileSecrets(path.join(tempDir(), 's.json'), testCipher());
+    store.set('box', 'sk-kept');
+    expect(resolveApiKey('stored', 'box', store, {})).toBe('sk-kept');
+    expect(() => resolveApiKey('stored', 'lab', NO_SECRETS, {})).toThrow(/it is kept by the desktop app; here set SIFT_API_KEY or use a key file/);
+  });
+
+  it.runIf(process.platform !== 'win32')('reads a 0600 key file and refuses one others may read', () => {
+    const file = path.join(tempDir(), 'key');
+    fs.writeFileSync(file, ' sk-file-1 \n');
+    fs.chmodSync(file, 0o640);
+    expect(() => resolveApiKey(`file:${file}`, 'box', NO_SECRETS, {})).toThrow(`The key file ${file} can be read by others (mode 640); Sift refuses it. Make it yours only: chmod 600 ${file}`);
+    fs.chmodSync(file, 0o600);
+    expect(resolveApiKey(`file:${file}`, 'box', NO_SECRETS, {})).toBe('sk-file-1');
+    expect(() => resolveApiKey(`file:${file}.missing`, 'box', NO_SECRETS, {})).toThrow(/does not exist/);
+  });
+});
