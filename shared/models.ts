@@ -48,6 +48,9 @@ export const AppInfo = z.object({
   embeddingOverride: z.enum(['transformers', 'ollama', 'none', 'openai']).nullable(),
   /** Absolute path of the `sift` command (`bin/sift.mjs`) when this install has one, for MCP client configs. */
   cliPath: z.string().nullable(),
+  /** True when this host keeps providers' API keys encrypted (the desktop app); elsewhere keys come from an
+   *  environment variable or a key file. Absent from older cores. */
+  keyStorage: z.boolean().optional(),
 });
 export type AppInfo = z.infer<typeof AppInfo>;
 

@@ -106,7 +106,8 @@ export function createSift(config: SiftConfig): Sift {
     async 'app.info'() {
       const embeddingOverride = config.embedding?.provider ?? null;
       const schemas = { appSchemaVersion: appMigrations.length, kbSchemaVersion: kbMigrations.length };
-      return { version: VERSION, dataDir: config.dataDir, ...schemas, embeddingOverride, cliPath: cliPath() };
+      const keyStorage = live.secrets.available;
+      return { version: VERSION, dataDir: config.dataDir, ...schemas, embeddingOverride, cliPath: cliPath(), keyStorage };
     },
     // Only the Electron host can show a native dialog; it answers this operation itself.
     async 'app.pickFolder'() {

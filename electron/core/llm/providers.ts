@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { SiftError } from '../../../shared/errors';
+import { isLoopbackUrl } from '../../../shared/providers';
 import { BUILTIN_PROVIDER, type ProviderSettings, type Settings } from '../../../shared/settings';
 import { resolveApiKey, type SecretStore } from '../secrets';
 import { createLlmClient } from './ollama-client';
@@ -53,16 +54,8 @@ export function providerFor(settings: Settings, kbId: string | null, overrides: 
   return { ...found, builtin: false };
 }
 
-/** True when `url` points at this machine (localhost, 127.0.0.0/8, ::1): its passages never leave it. */
-export function isLoopback(url: string): boolean {
-  let host: string;
-  try {
-    host = new URL(url).hostname.toLowerCase();
-  } catch {
-    return false;
-  }
-  return host === 'localhost' || host.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(host) || host === '[::1]' || host === '::1';
-}
+/** True when `url` points at this machine (see shared/providers.ts). */
+export const isLoopback = isLoopbackUrl;
 
 /** Makes clients for providers, keeping one per configuration (and key), so a turn after a turn reuses it. */
 export class ProviderClients {
