@@ -30,7 +30,7 @@ test('a provider is added with Test connection, answers as the default, and a ho
   await createKb(page, 'Library');
   await addFolderAndIndex(page, served.folder);
   const dialog = await openSettings(page);
-  const section = dialog.getByRole('region', { name: 'Model providers' });
+  const section = dialog.getByRole('region', { name: 'Model servers' });
   const form = section.getByRole('group', { name: 'Add a provider' });
 
   await form.getByLabel('Name').fill('LM Box');

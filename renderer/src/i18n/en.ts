@@ -301,7 +301,7 @@ export const en = {
   providers: {
     statusModel: '{{provider}} · {{model}}',
     statusDown: '{{provider}} not reachable',
-    title: 'Model providers',
+    title: 'Model servers',
     help: 'Ollama is built in and answers by default. Add another Ollama, or any OpenAI-compatible server: LM Studio, llama.cpp’s llama-server, vLLM, LocalAI, Jan, or a hosted API.',
     list: 'Your model servers',
     builtin: 'Ollama (built in)',
@@ -387,7 +387,7 @@ export const en = {
     providerNone: 'None (keywords only)',
     providerOpenAi: 'OpenAI-compatible provider',
     remoteProvider: 'Server',
-    remoteProviderHelp: 'An OpenAI-compatible provider from “Model providers” above.',
+    remoteProviderHelp: 'An OpenAI-compatible provider from “Model servers” above.',
     remoteModel: 'Embedding model',
     modelId: 'Model id',
     localModelDir: 'Local model folder',

@@ -292,7 +292,7 @@ export const zhCN: Translation = {
   providers: {
     statusModel: '{{provider}} · {{model}}',
     statusDown: '无法连接 {{provider}}',
-    title: '模型提供方',
+    title: '模型服务',
     help: 'Ollama 为内置提供方，默认由它回答。可添加另一个 Ollama，或任何 OpenAI 兼容的服务：LM Studio、llama.cpp 的 llama-server、vLLM、LocalAI、Jan，或托管的 API。',
     list: '你的模型服务',
     builtin: 'Ollama（内置）',
@@ -375,7 +375,7 @@ export const zhCN: Translation = {
     providerNone: '无（仅关键词）',
     providerOpenAi: 'OpenAI 兼容的提供方',
     remoteProvider: '服务',
-    remoteProviderHelp: '上方“模型提供方”中的一个 OpenAI 兼容提供方。',
+    remoteProviderHelp: '上方“模型服务”中的一个 OpenAI 兼容提供方。',
     remoteModel: '嵌入模型',
     modelId: '模型 ID',
     localModelDir: '本地模型文件夹',
