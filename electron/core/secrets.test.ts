@@ -52,3 +52,20 @@ describe('resolveApiKey', () => {
     expect(() => resolveApiKey(`file:${file}.missing`, 'box', NO_SECRETS, {})).toThrow(/does not exist/);
   });
 });
+
+describe('a provider taken off the list', () => {
+  it('takes its stored key with it', async () => {
+    const { createSift } = await import('./sift');
+    const dataDir = tempDir();
+    const secrets = encryptedFileSecrets(path.join(dataDir, 'secrets.json'), testCipher());
+    const sift = createSift({ dataDir, secrets });
+    const box = { name: 'box', kind: 'openai' as const, baseUrl: 'http://127.0.0.1:1/v1', apiKeyRef: 'stored', defaultModel: null };
+    await sift.invoke('providers.setKey', { name: 'box', apiKey: 'sk-gone-soon' });
+    await sift.invoke('providers.setKey', { name: 'lab', apiKey: 'sk-stays' });
+    await sift.invoke('settings.set', { patch: { providers: [box, { ...box, name: 'lab' }] } });
+    expect(await sift.invoke('settings.set', { patch: { providers: [{ ...box, name: 'lab' }] } })).toMatchObject({ ok: true });
+    expect(secrets.get('box')).toBeNull();
+    expect(secrets.get('lab')).toBe('sk-stays');
+    await sift.close();
+  });
+});

@@ -136,7 +136,10 @@ export function createSift(config: SiftConfig): Sift {
     },
     async 'settings.set'({ patch }) {
       const before = JSON.stringify(live.embedding());
+      const hadProviders = settings.get().providers.map((p) => p.name);
       const next = settings.set(patch);
+      // A provider taken off the list takes its stored key with it.
+      for (const name of hadProviders) if (!next.providers.some((p) => p.name === name)) live.secrets.delete(name);
       // A new embedding model re-embeds every knowledge base in the background (progress as ingest events).
       if (JSON.stringify(live.embedding()) !== before) {
         embedding.retry();

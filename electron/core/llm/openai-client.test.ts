@@ -120,6 +120,14 @@ describe('OpenAI-compatible chat streaming', () => {
     expect(error!.message).toMatch(/reported an error mid-answer: CUDA out of memory/);
   });
 
+  it('keeps what came before an event that is not JSON, and says so', async () => {
+    const llm = await setup();
+    mock!.onChat({ chunks: [{ content: 'Half ' }, { raw: '{not json' }, { content: 'never read' }] });
+    const { chunks, error } = await drain(llm.chat(ask));
+    expect(textOf(chunks, 'token')).toBe('Half ');
+    expect(error!.message).toMatch(/LM Box at .* sent something that is not JSON mid-answer/);
+  });
+
   it('aborts with cancelled and closes the request', async () => {
     const llm = await setup();
     mock!.onChat({ chunks: Array.from({ length: 40 }, (_, i) => ({ content: `w${i} ` })), delayMs: 25 });

@@ -152,6 +152,10 @@ function explainError(settings: Settings, error: unknown, streaming: boolean, mo
   }
   if (error instanceof OpenAI.APIError && typeof error.status === 'number') return httpError(settings, error, model);
   if (error instanceof OpenAI.APIError) return new SiftError('llm_error', `${where} reported an error mid-answer: ${bodyMessage(error)}`);
+  // The package stops at a streamed event that is not JSON (a broken proxy or server).
+  if (streaming && error instanceof SyntaxError) {
+    return new SiftError('llm_error', `${where} sent something that is not JSON mid-answer; what arrived before it is kept.`);
+  }
   if (streaming) return cutMidAnswer(settings);
   const message = error instanceof Error ? error.message : String(error);
   return new SiftError('llm_error', `${where} failed: ${message}`);
