@@ -54,7 +54,9 @@ export class LiveConfig {
     try {
       provider = this.provider(kbId);
     } catch (error) {
-      const unknown = { name: '?', kind: 'openai' as const, baseUrl: 'http://127.0.0.1', apiKeyRef: null, defaultModel: null, builtin: false };
+      const s = this.settings.get();
+      const name = this.overrides.chat?.provider ?? (kbId ? s.kbProviders[kbId] : undefined) ?? s.defaultProvider ?? '?';
+      const unknown = { name, kind: 'openai' as const, baseUrl: 'http://127.0.0.1', apiKeyRef: null, defaultModel: null, builtin: false };
       return failingClient(unknown, error instanceof SiftError ? error : new SiftError('internal', String(error)));
     }
     return this.clients.client(provider);
