@@ -40,6 +40,7 @@ test('a provider is added with Test connection, answers as the default, and a ho
   await form.getByLabel('API key from').selectOption({ label: 'Key file (chmod 600)' });
   await form.getByLabel('Key file (chmod 600)').fill(keyFile);
   await form.getByLabel('Default model').fill('qwen3:4b');
+  await form.getByLabel('Context window (tokens)').fill('16384');
   await form.getByRole('button', { name: 'Test before adding' }).click();
   await expect(form.getByRole('status')).toHaveText(`The key file ${keyFile} can be read by others (mode 644); Sift refuses it. Make it yours only: chmod 600 ${keyFile}`);
   fs.chmodSync(keyFile, 0o600);
@@ -56,7 +57,7 @@ test('a provider is added with Test connection, answers as the default, and a ho
   await section.getByLabel('Answers come from').selectOption('LM Box');
   await snap(page, testInfo, '90-providers');
   const stored = await invokeCore<Settings>(served.url, 'settings.get');
-  expect(stored).toMatchObject({ defaultProvider: 'LM Box', providers: [{ name: 'LM Box', kind: 'openai', apiKeyRef: `file:${keyFile}` }] });
+  expect(stored).toMatchObject({ defaultProvider: 'LM Box', providers: [{ name: 'LM Box', kind: 'openai', apiKeyRef: `file:${keyFile}`, contextLength: 16384 }] });
   expect(JSON.stringify(stored)).not.toContain(KEY);
   await closeSettings(page);
 

@@ -137,13 +137,17 @@ type KeySource = 'none' | 'stored' | 'env' | 'file';
 function AddProvider({ existing, keyStorage }: { existing: ProviderSettings[]; keyStorage: boolean }) {
   const { t } = useTranslation();
   const save = useSettings((s) => s.save);
-  const [form, setForm] = useState({ name: '', kind: 'openai' as ProviderSettings['kind'], baseUrl: '', model: '', source: 'none' as KeySource, key: '', file: '' });
+  const [form, setForm] = useState({
+    name: '', kind: 'openai' as ProviderSettings['kind'], baseUrl: '', model: '', source: 'none' as KeySource, key: '', file: '', context: '',
+  });
   const [problem, setProblem] = useState<string | null>(null);
   const [result, setResult] = useState<TestResult | null>(null);
   const set = (change: Partial<typeof form>) => setForm({ ...form, ...change });
   const ref = form.source === 'none' ? null : form.source === 'file' ? `file:${form.file.trim()}` : form.source;
   const provider: ProviderSettings = {
     name: form.name.trim(), kind: form.kind, baseUrl: form.baseUrl.trim(), apiKeyRef: ref, defaultModel: form.model.trim() || null,
+    // Blank: the window the server reports; a typed one the core checks (512–10,000,000).
+    ...(form.context.trim() ? { contextLength: Number(form.context) } : {}),
   };
   const typedKey = form.source === 'stored' && form.key.trim() ? form.key.trim() : undefined;
 
@@ -160,7 +164,7 @@ function AddProvider({ existing, keyStorage }: { existing: ProviderSettings[]; k
     }
     const message = await save({ providers: [...existing, provider] });
     if (message) return setProblem(message);
-    setForm({ ...form, name: '', baseUrl: '', model: '', key: '', file: '' });
+    setForm({ ...form, name: '', baseUrl: '', model: '', key: '', file: '', context: '' });
     setResult(null);
   }
   const sources: [KeySource, string][] = [
@@ -206,6 +210,11 @@ function AddProvider({ existing, keyStorage }: { existing: ProviderSettings[]; k
       <Field id="provider-model" label={t('providers.model')} error={null}>
         <input id="provider-model" value={form.model} spellCheck={false} placeholder={t('settings.firstInstalled')} onChange={(e) => set({ model: e.target.value })} />
       </Field>
+      {form.kind === 'openai' && (
+        <Field id="provider-context" label={t('providers.contextLength')} help={t('providers.contextLengthHelp')} error={null}>
+          <input id="provider-context" type="number" value={form.context} onChange={(e) => set({ context: e.target.value })} />
+        </Field>
+      )}
       {provider.baseUrl && !isLoopbackUrl(provider.baseUrl) && (
         <p role="note" className="field-help hosted-note">{t('providers.hostedNote')}</p>
       )}

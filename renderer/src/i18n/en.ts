@@ -299,6 +299,8 @@ export const en = {
     printHint: 'Choose “Save as PDF” in the print dialog.',
   },
   providers: {
+    contextLength: 'Context window (tokens)',
+    contextLengthHelp: 'Used when the server does not report it; empty to rely on the server. 512–10,000,000.',
     statusModel: '{{provider}} · {{model}}',
     statusDown: '{{provider}} not reachable',
     title: 'Model servers',

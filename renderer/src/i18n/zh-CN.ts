@@ -290,6 +290,8 @@ export const zhCN: Translation = {
     printHint: '在打印对话框中选择“另存为 PDF”。',
   },
   providers: {
+    contextLength: '上下文窗口（token）',
+    contextLengthHelp: '服务未报告时使用；留空则以服务报告的为准。512–10,000,000。',
     statusModel: '{{provider}} · {{model}}',
     statusDown: '无法连接 {{provider}}',
     title: '模型服务',
