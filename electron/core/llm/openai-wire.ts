@@ -59,6 +59,8 @@ function parsedArguments(text: string): unknown {
   }
 }
 
+/** The request body. No `stream_options`: some compatible servers refuse fields they do not know, and the token
+ *  count it would add is only reported, never needed (a server that sends usage anyway is read). */
 export function chatBody(request: LlmChatRequest) {
   const options = request.options ?? {};
   const maxTokens = typeof options.num_predict === 'number' ? options.num_predict : undefined;
@@ -67,7 +69,6 @@ export function chatBody(request: LlmChatRequest) {
     model: request.model,
     messages: toOpenAiMessages(request.messages),
     stream: true as const,
-    stream_options: { include_usage: true },
     ...(request.tools?.length ? { tools: request.tools.map(toOpenAiTool) } : {}),
     ...(maxTokens !== undefined ? { max_tokens: maxTokens } : {}),
     ...(temperature !== undefined ? { temperature } : {}),
