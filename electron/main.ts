@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, shell, type IpcMainInvokeEvent } from 'electron';
-import { createSift, embeddingConfigFromEnv, encryptedFileSecrets, ollamaHostFromEnv, type Sift } from './core';
+import { createSift, embeddingConfigFromEnv, encryptedFileSecrets, keychainCipher, ollamaHostFromEnv, type Sift } from './core';
 import { IPC_EVENT, IPC_INVOKE } from '../shared/ipc';
 import { DEFAULT_SETTINGS } from '../shared/settings';
 import { CONTENT_SECURITY_POLICY } from './hosts/csp';
@@ -119,7 +119,7 @@ void app.whenReady().then(() => {
     },
     renderPdf: printToPdf,
     // Providers' API keys, encrypted by the OS (Keychain, DPAPI, libsecret) through safeStorage; never in plain text.
-    secrets: encryptedFileSecrets(path.join(dataDir, 'secrets.json'), safeStorage),
+    secrets: encryptedFileSecrets(path.join(dataDir, 'secrets.json'), keychainCipher(safeStorage)),
   });
   sift = core;
   ipcMain.handle(IPC_INVOKE, async (event, op: unknown, args: unknown) => {

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { encryptedFileSecrets, NO_SECRETS, resolveApiKey } from './secrets';
+import { encryptedFileSecrets, keychainCipher, NO_SECRETS, resolveApiKey } from './secrets';
 import { testCipher } from './testing/test-cipher';
 import { tempDir } from './testing/temp';
 
@@ -25,6 +25,17 @@ describe('the encrypted key store', () => {
     expect(() => store.set('box', 'sk-x')).toThrow(/no encryption for stored keys; use SIFT_API_KEY or a key file/);
     expect(fs.existsSync(file)).toBe(false);
     expect(() => NO_SECRETS.set('box', 'sk-x')).toThrow(expect.objectContaining({ code: 'unsupported' }));
+  });
+});
+
+describe('the OS keychain cipher', () => {
+  it('counts Linux without a secret store (basic_text) as no encryption', () => {
+    const os = (backend: string) => ({ ...testCipher(), getSelectedStorageBackend: () => backend });
+    expect(keychainCipher(os('basic_text'), 'linux').isEncryptionAvailable()).toBe(false);
+    expect(keychainCipher(os('gnome_libsecret'), 'linux').isEncryptionAvailable()).toBe(true);
+    expect(keychainCipher(os('basic_text'), 'darwin').isEncryptionAvailable()).toBe(true);
+    const sealed = keychainCipher(os('kwallet6'), 'linux');
+    expect(sealed.decryptString(sealed.encryptString('sk-1'))).toBe('sk-1');
   });
 });
 

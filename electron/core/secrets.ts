@@ -29,6 +29,24 @@ export interface Cipher {
   decryptString(encrypted: Buffer): string;
 }
 
+/** Electron's `safeStorage` as it is: a {@link Cipher}, plus (Linux) which secret store it uses. */
+export interface OsCipher extends Cipher {
+  getSelectedStorageBackend?(): string;
+}
+
+/**
+ * `storage` when the OS really protects what it encrypts. On Linux without a secret store (backend `basic_text`)
+ * Electron encrypts with a password written into Chromium, which protects nothing: keys are then not kept at all.
+ */
+export function keychainCipher(storage: OsCipher, platform: NodeJS.Platform = process.platform): Cipher {
+  const weak = () => platform === 'linux' && storage.getSelectedStorageBackend?.() === 'basic_text';
+  return {
+    isEncryptionAvailable: () => storage.isEncryptionAvailable() && !weak(),
+    encryptString: (text) => storage.encryptString(text),
+    decryptString: (sealed) => storage.decryptString(sealed),
+  };
+}
+
 /** No store: browser mode and the CLI, where keys come from the environment or a key file. */
 export const NO_SECRETS: SecretStore = {
   available: false,
