@@ -4,8 +4,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { app, BrowserWindow, dialog, ipcMain, protocol, session, shell, type IpcMainInvokeEvent } from 'electron';
-import { createSift, embeddingConfigFromEnv, ollamaHostFromEnv, type Sift } from './core';
+import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, shell, type IpcMainInvokeEvent } from 'electron';
+import { createSift, embeddingConfigFromEnv, encryptedFileSecrets, keychainCipher, ollamaHostFromEnv, type Sift } from './core';
 import { IPC_EVENT, IPC_INVOKE } from '../shared/ipc';
 import { DEFAULT_SETTINGS } from '../shared/settings';
 import { CONTENT_SECURITY_POLICY } from './hosts/csp';
@@ -107,8 +107,9 @@ void app.whenReady().then(() => {
   session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
     callback({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [POLICY] } });
   });
+  const dataDir = process.env.SIFT_DATA_DIR ?? app.getPath('userData');
   const core = createSift({
-    dataDir: process.env.SIFT_DATA_DIR ?? app.getPath('userData'),
+    dataDir,
     autoIndex: true,
     watch: true,
     embedding: embeddingConfigFromEnv(),
@@ -117,6 +118,8 @@ void app.whenReady().then(() => {
       ...(bundledModels() ? { embedding: { ...DEFAULT_SETTINGS.embedding, localModelDir: bundledModels()! } } : {}),
     },
     renderPdf: printToPdf,
+    // Providers' API keys, encrypted by the OS (Keychain, DPAPI, libsecret) through safeStorage; never in plain text.
+    secrets: encryptedFileSecrets(path.join(dataDir, 'secrets.json'), keychainCipher(safeStorage)),
   });
   sift = core;
   ipcMain.handle(IPC_INVOKE, async (event, op: unknown, args: unknown) => {

@@ -61,6 +61,9 @@ export const TurnInfo = z.object({
   decision: Decision,
   searchError: z.string().nullable(),
   model: z.string().nullable(),
+  /** The provider whose model answered ("ollama" for the built-in one); absent without a model, and on messages
+   *  stored before it existed. */
+  provider: z.string().optional(),
   timings: z.object({ totalMs: z.number(), searchMs: z.number().nullable(), firstTokenMs: z.number().nullable() }),
   /** What went wrong without failing the turn, for people (answer cut, unreadable model output, no answer).
    *  Absent on messages stored before it existed. */
@@ -101,6 +104,8 @@ export const LlmStatus = z.object({
   model: z.string().nullable(),
   /** What is wrong and what to do, when something is. */
   message: z.string().nullable(),
+  /** The provider's name when it is not the built-in Ollama. */
+  provider: z.string().optional(),
 });
 export type LlmStatus = z.infer<typeof LlmStatus>;
 

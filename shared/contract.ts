@@ -5,9 +5,9 @@
  */
 import { z } from 'zod';
 import { ChatMessage, Citation, Conversation, Decision, LlmStatus, Reference, RunningTurn, TurnInfo } from './chat-models';
-import { Settings, SettingsPatch } from './settings';
 import { GlossaryEntry, GlossaryLookup } from './models';
 import { AppInfo, DigestStatus, Evidence, Folder, IngestStatus, KnowledgeBase, ModelProgress, ManifestRow, PageDetail, PageSummary, SearchMode, SearchResult } from './models';
+import { ProviderSettings, Settings, SettingsPatch } from './settings';
 
 /** Declare one operation: its argument schema and its result schema. */
 function op<A extends z.ZodType, R extends z.ZodType>(args: A, result: R) {
@@ -99,6 +99,28 @@ export const operations = {
   /** Stop a running turn; the partial answer is kept. */
   'chat.cancel': op(z.object({ turnId: z.string().min(1) }), z.object({ cancelled: z.boolean() })),
   'llm.status': op(z.object({}), LlmStatus),
+  /**
+   * Try a provider as written in the settings form ("Test connection"): it lists its models with the key given here
+   * (never stored) or the one its key source points to. Never an error: `ok` false says why.
+   */
+  'providers.test': op(
+    z.object({ provider: ProviderSettings, apiKey: z.string().trim().min(1).max(4096).optional() }),
+    z.object({ ok: z.boolean(), models: z.array(z.string()), hosted: z.boolean(), message: z.string().nullable() }),
+  ),
+  /** Keep a provider's API key encrypted (desktop app only; elsewhere `unsupported`). Its key source becomes `stored`. */
+  'providers.setKey': op(
+    z.object({ name: z.string().trim().min(1).max(60), apiKey: z.string().trim().min(1, 'the key is empty').max(4096) }),
+    z.object({ name: z.string(), apiKeyRef: z.literal('stored') }),
+  ),
+  /** Which provider answers in a knowledge base, whether its passages leave this machine, and whether the person was
+   *  told so already. */
+  'providers.forKb': op(
+    z.object({ kb: KbRef }),
+    z.object({
+      name: z.string(), kind: z.enum(['ollama', 'openai']), baseUrl: z.string(), model: z.string().nullable(),
+      hosted: z.boolean(), noticeSeen: z.boolean(), keyStorage: z.boolean(),
+    }),
+  ),
 
   /** A conversation, or one answer of it, as Markdown or self-contained HTML (footnoted sources). */
   'export.render': op(

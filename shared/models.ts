@@ -47,9 +47,12 @@ export const AppInfo = z.object({
   kbSchemaVersion: z.number().int(),
   /** The embedding provider the host's environment (`SIFT_EMBEDDING`, `SIFT_MODEL_DIR`…) forces over the
    *  setting, or null when the setting decides. Settings show it so they never claim a model not in use. */
-  embeddingOverride: z.enum(['transformers', 'ollama', 'none']).nullable(),
+  embeddingOverride: z.enum(['transformers', 'ollama', 'none', 'openai']).nullable(),
   /** Absolute path of the `sift` command (`bin/sift.mjs`) when this install has one, for MCP client configs. */
   cliPath: z.string().nullable(),
+  /** True when this host keeps providers' API keys encrypted (the desktop app); elsewhere keys come from an
+   *  environment variable or a key file. Absent from older cores. */
+  keyStorage: z.boolean().optional(),
 });
 export type AppInfo = z.infer<typeof AppInfo>;
 

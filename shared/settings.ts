@@ -18,15 +18,55 @@ const httpUrl = z
 
 /** Which embedding model indexes knowledge bases. */
 export const EmbeddingSettings = z.object({
-  provider: z.enum(['transformers', 'ollama', 'none']),
+  provider: z.enum(['transformers', 'ollama', 'none', 'openai']),
   /** transformers.js model id. Default Xenova/multilingual-e5-small. */
   modelId: z.string().trim().min(1, 'must not be empty'),
   /** A local folder holding model files (works offline); null to download into the data folder. */
   localModelDir: z.string().trim().min(1).nullable(),
   /** Ollama embedding model (provider ollama), e.g. nomic-embed-text or bge-m3. */
   ollamaModel: z.string().trim().min(1).nullable(),
+  /** Provider openai: the name of an OpenAI-compatible provider of the list. */
+  remoteProvider: z.string().trim().min(1).nullable().optional(),
+  /** Provider openai: its embedding model, e.g. text-embedding-3-small. */
+  remoteModel: z.string().trim().min(1).nullable().optional(),
 });
 export type EmbeddingSettings = z.infer<typeof EmbeddingSettings>;
+
+/** The name of the built-in provider: Ollama at `ollamaHost`. A provider of the list may not take it. */
+export const BUILTIN_PROVIDER = 'ollama';
+
+/**
+ * Where a provider's API key comes from; never the key itself (this shape cannot hold one):
+ * `stored` — encrypted by the desktop app (Electron safeStorage) in the data folder;
+ * `env` — the environment variable SIFT_API_KEY, else OPENAI_API_KEY; `env:NAME` — that variable;
+ * `file:/path` — a file readable only by its owner (mode 0600; wider modes are refused).
+ */
+export const ApiKeyRef = z
+  .string()
+  .trim()
+  .regex(/^(stored|env(:[A-Za-z_][A-Za-z0-9_]*)?|file:.+)$/, 'must be stored, env, env:NAME or file:/path (never the key itself)');
+export type ApiKeyRef = z.infer<typeof ApiKeyRef>;
+
+/** A model server besides the built-in Ollama: another Ollama, or any OpenAI-compatible server. */
+export const ProviderSettings = z.object({
+  /** How the person calls it; unique, 1–60 characters; used by `sift ask --provider NAME`. */
+  name: z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(60, 'must be at most 60 characters')
+    .refine((v) => v.toLowerCase() !== BUILTIN_PROVIDER, `"${BUILTIN_PROVIDER}" is the built-in provider's name`),
+  kind: z.enum(['ollama', 'openai']),
+  /** The server's address: for openai its base URL with `/v1` (e.g. http://127.0.0.1:1234/v1). */
+  baseUrl: httpUrl,
+  /** Where its API key comes from; null: none (local servers). */
+  apiKeyRef: ApiKeyRef.nullable(),
+  /** Chat model of this provider; null: the first it lists. */
+  defaultModel: z.string().trim().min(1).nullable(),
+  /** Context window in tokens when the server does not report one; null: unknown. (512–10,000,000) */
+  contextLength: z.number().int().min(512).max(10_000_000).nullable().optional(),
+});
+export type ProviderSettings = z.infer<typeof ProviderSettings>;
 
 /** Every setting. */
 export const Settings = z.object({
@@ -66,6 +106,17 @@ export const Settings = z.object({
   language: z.enum(['system', 'en', 'zh-CN']),
   /** UI theme. Default: follow the system. */
   theme: z.enum(['system', 'light', 'dark']),
+  /** Model servers besides the built-in Ollama (at most 20, names unique). Default none. */
+  providers: z
+    .array(ProviderSettings)
+    .max(20, 'at most 20 providers')
+    .refine((list) => new Set(list.map((p) => p.name.toLowerCase())).size === list.length, 'provider names must be unique'),
+  /** The provider chat turns use; null: the built-in Ollama. Must name a provider of the list. */
+  defaultProvider: z.string().trim().min(1).nullable(),
+  /** Per knowledge base (id → provider name, or "ollama" for the built-in one): overrides `defaultProvider`. */
+  kbProviders: z.record(z.string(), z.string().trim().min(1)),
+  /** Knowledge bases whose person has been told that their passages go to a hosted (non-loopback) provider. */
+  hostedNoticeSeen: z.array(z.string()),
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -87,4 +138,8 @@ export const DEFAULT_SETTINGS: Settings = {
   maxTurnSeconds: 300,
   language: 'system',
   theme: 'system',
+  providers: [],
+  defaultProvider: null,
+  kbProviders: {},
+  hostedNoticeSeen: [],
 };

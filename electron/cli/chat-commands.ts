@@ -2,8 +2,11 @@
 import { randomUUID } from 'node:crypto';
 import type { ChatMessage, Reference } from '../../shared/chat-models';
 import type { EventName } from '../../shared/contract';
+import type { ProviderSettings } from '../../shared/settings';
 import { ollamaHostFromEnv } from '../core';
-import { call, need, type Command } from './command';
+import { isLoopback } from '../core/llm/providers';
+import { call, need, type Command, type CommandInput } from './command';
+import { UsageError } from './usage';
 
 function formatReference(r: Reference): string {
   const where = [r.pagePath];
@@ -13,13 +16,34 @@ function formatReference(r: Reference): string {
   return `[${r.number}] ${r.title} — ${where.join(' · ')}`;
 }
 
+/** The name `--base-url` gives its provider in answers. */
+const CLI_PROVIDER = 'base-url';
+
+/**
+ * The provider the flags choose: `--provider NAME` (one of the settings' list, or "ollama"), or `--base-url URL` (an
+ * OpenAI-compatible server; its key from SIFT_API_KEY, else OPENAI_API_KEY, when set). Neither: the settings decide.
+ */
+export function providerFlags(flags: CommandInput['flags'], env: NodeJS.ProcessEnv = process.env): { provider?: string; custom?: ProviderSettings } {
+  const baseUrl = flags['base-url'];
+  if (baseUrl !== undefined && flags.provider !== undefined) throw new UsageError('use either --provider or --base-url, not both.');
+  if (baseUrl === undefined) return flags.provider !== undefined ? { provider: flags.provider } : {};
+  if (!/^https?:\/\/[^/\s]+/i.test(baseUrl)) throw new UsageError(`--base-url "${baseUrl}" is not an http(s) URL; e.g. http://127.0.0.1:1234/v1.`);
+  const apiKeyRef = env.SIFT_API_KEY || env.OPENAI_API_KEY ? ('env' as const) : null;
+  return { custom: { name: CLI_PROVIDER, kind: 'openai', baseUrl, apiKeyRef, defaultModel: flags.model ?? null } };
+}
+
 /** Chat commands, keyed by their words. */
 export const chatCommands: Record<string, Command> = {
   ask: {
     words: 1,
-    core: (flags) => ({ chat: { host: ollamaHostFromEnv(flags['ollama-host'] ?? process.env.OLLAMA_HOST), model: flags.model } }),
+    core: (flags) => ({
+      chat: { host: ollamaHostFromEnv(flags['ollama-host'] ?? process.env.OLLAMA_HOST), model: flags.model, ...providerFlags(flags) },
+    }),
     async run({ sift, args, flags, io }) {
       const [kb, question] = need(args, ['kb', 'question']);
+      const active = await call(sift, 'providers.forKb', { kb: kb! });
+      // Chosen by the person (a flag or the settings); said once per command, before anything is sent.
+      if (active.hosted && !flags.json) io.err(`(the passages go to ${active.name} at ${active.baseUrl}, off this machine)`);
       const turnId = randomUUID();
       const events: { event: EventName; payload: unknown }[] = [];
       const finished = new Promise<{ ok: boolean; message: ChatMessage | null; error?: string }>((resolve) => {
@@ -39,7 +63,7 @@ export const chatCommands: Record<string, Command> = {
       const end = await finished;
       const turn = end.message?.turn ?? null;
       if (flags.json) {
-        io.out(JSON.stringify({ conversationId: sent.conversationId, answer: end.message?.content ?? '', citations: turn?.citations ?? [], references: turn?.references ?? [], decision: turn?.decision ?? null, status: turn?.status ?? 'failed', error: end.error ?? null, events }, null, 2));
+        io.out(JSON.stringify({ conversationId: sent.conversationId, answer: end.message?.content ?? '', citations: turn?.citations ?? [], references: turn?.references ?? [], decision: turn?.decision ?? null, status: turn?.status ?? 'failed', provider: turn?.provider ?? null, error: end.error ?? null, events }, null, 2));
         return end.ok ? 0 : 1;
       }
       io.out('');

@@ -56,6 +56,12 @@ Chat:
                               answer from the knowledge base with a local Ollama model,
                               streamed, then the references; without Ollama the cited
                               passages themselves (host: --ollama-host, then $OLLAMA_HOST)
+  ask KB "QUESTION" --provider NAME
+                              answer with a provider of the settings (or "ollama")
+  ask KB "QUESTION" --base-url URL [--model M]
+                              answer with an OpenAI-compatible server (LM Studio,
+                              llama-server, vLLM, a hosted API); key from $SIFT_API_KEY,
+                              then $OPENAI_API_KEY
 
 Conversations and export:
   conversations KB [--json]   list conversations with their ids and their messages' ids

@@ -31,6 +31,8 @@ const OPTIONS = {
   mode: { type: 'string' },
   model: { type: 'string' },
   'ollama-host': { type: 'string' },
+  provider: { type: 'string' },
+  'base-url': { type: 'string' },
   conversation: { type: 'string' },
   split: { type: 'string' },
   format: { type: 'string' },

@@ -15,6 +15,7 @@ import {
   type BackoffOptions,
   type LoadFailure,
 } from './embed/load-failure';
+import { createOpenAiEmbedder } from './embed/openai';
 import { createTransformersEmbedder, transformersModelOnDisk } from './embed/transformers';
 
 /** Which embedding model to use. */
@@ -31,6 +32,18 @@ export type EmbeddingConfig =
       remoteHost?: string;
     }
   | { provider: 'ollama'; host?: string; model: string }
+  | {
+      provider: 'openai';
+      /** Base URL with `/v1`. */
+      baseUrl: string;
+      model: string;
+      /** The key as read from its source (kept in memory only). Null: none. */
+      apiKey: string | null;
+      /** The provider's name, for messages. */
+      name?: string;
+      /** Why the provider cannot be used (gone from the list, no key); the load fails with it. */
+      problem?: string;
+    }
   | { provider: 'none' };
 
 /** The reason given when the person chose no embedding model (status.ts tells it from a failure by it). */
@@ -151,6 +164,10 @@ export class EmbeddingService {
     if (c.provider === 'none') return NOT_CONFIGURED;
     try {
       if (c.provider === 'ollama') return await createOllamaEmbedder({ host: c.host ?? 'http://127.0.0.1:11434', model: c.model });
+      if (c.provider === 'openai') {
+        if (c.problem) throw new Error(c.problem);
+        return await createOpenAiEmbedder({ baseUrl: c.baseUrl, apiKey: c.apiKey, model: c.model, name: c.name });
+      }
       const embedder = await createTransformersEmbedder({
         modelId: c.modelId,
         modelsDir: this.models.dir,
@@ -165,7 +182,7 @@ export class EmbeddingService {
     } catch (err) {
       const reason = err instanceof Error ? err.message : String(err);
       this.remember(c, { key, reason, failedAt: this.now(), failures: failuresBefore + 1 });
-      const modelId = c.provider === 'ollama' ? c.model : (c.modelId ?? 'default');
+      const modelId = c.provider === 'ollama' || c.provider === 'openai' ? c.model : (c.modelId ?? 'default');
       this.events.emit('model.progress', { modelId, status: 'failed', message: reason });
       return reason;
     }
@@ -175,7 +192,8 @@ export class EmbeddingService {
 /**
  * The embedding configuration from environment variables (it wins over the settings), or
  * undefined when none is set:
- * `SIFT_EMBEDDING` = `none` | `ollama:<model>` | `transformers` (default); `SIFT_EMBED_MODEL` =
+ * `SIFT_EMBEDDING` = `none` | `ollama:<model>` | `openai:<model>` (at `SIFT_BASE_URL`, else `OPENAI_BASE_URL`, key
+ * from `SIFT_API_KEY`, else `OPENAI_API_KEY`) | `transformers` (default); `SIFT_EMBED_MODEL` =
  * a Hugging Face model id; `SIFT_MODEL_DIR` = a local folder holding model files; `SIFT_MODEL_HOST` = a hub
  * mirror to download from; `OLLAMA_HOST`.
  */
@@ -185,6 +203,12 @@ export function embeddingConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Em
   if (!anySet) return undefined; // the settings decide
   if (choice === 'none') return { provider: 'none' };
   if (choice.startsWith('ollama:')) return { provider: 'ollama', model: choice.slice('ollama:'.length), host: env.OLLAMA_HOST || undefined };
+  if (choice.startsWith('openai:')) {
+    const baseUrl = env.SIFT_BASE_URL || env.OPENAI_BASE_URL;
+    const apiKey = env.SIFT_API_KEY || env.OPENAI_API_KEY || null;
+    const problem = baseUrl ? undefined : 'SIFT_EMBEDDING=openai:… needs the server\'s base URL in SIFT_BASE_URL (e.g. http://127.0.0.1:1234/v1).';
+    return { provider: 'openai', model: choice.slice('openai:'.length), baseUrl: baseUrl ?? '', apiKey, problem };
+  }
   return {
     provider: 'transformers',
     modelId: env.SIFT_EMBED_MODEL || undefined,

@@ -3,3 +3,4 @@ export { createSift, type Sift, type SiftConfig } from './sift';
 export { resolveDataDir, defaultDataDir, dataPaths } from './paths';
 export { embeddingConfigFromEnv, type EmbeddingConfig } from './embedding';
 export { ollamaHostFromEnv } from './live-config';
+export { encryptedFileSecrets, keychainCipher, NO_SECRETS, type Cipher, type OsCipher, type SecretStore } from './secrets';

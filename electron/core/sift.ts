@@ -24,6 +24,8 @@ import { exportHandlers } from './export/handlers';
 import { glossaryHandlers } from './glossary/handlers';
 import { digestHandlers } from './digests/handlers';
 import { DigestRunner, type DigestRunnerOptions } from './digests/runner';
+import { providerHandlers } from './llm/provider-handlers';
+import type { SecretStore } from './secrets';
 import { chromiumPdfRenderer, type PdfRenderer } from './export/pdf';
 import type { SearchOptions } from './search/search';
 import { VectorIndexBuilder } from './search/index-builder';
@@ -65,6 +67,9 @@ export interface SiftConfig {
   watch?: boolean;
   /** Page-digest tunables (time limit per digest, tokens). */
   digests?: DigestRunnerOptions;
+  /** Where providers' API keys are kept encrypted (the desktop app passes one over Electron safeStorage). Default:
+   *  none, so keys come from an environment variable or a key file. */
+  secrets?: SecretStore;
 }
 
 /** A running core. */
@@ -92,7 +97,8 @@ export function createSift(config: SiftConfig): Sift {
   const ctx: CoreContext = { dataDir: config.dataDir, appDb, events: new EventBus(), kbFiles: new KbFiles(config.dataDir) };
 
   const settings = new SettingsStore(appDb, ctx.events, config.settingsDefaults);
-  const live = new LiveConfig(settings, { chat: config.chat, embedding: config.embedding, maxFileBytes: config.indexer?.maxFileBytes });
+  const liveOverrides = { chat: config.chat, embedding: config.embedding, maxFileBytes: config.indexer?.maxFileBytes };
+  const live = new LiveConfig(settings, liveOverrides, config.secrets);
   const downloadDir = config.modelsReadOnly ? paths.models : undefined;
   const models = { dir: config.modelsDir ?? paths.models, downloadDir };
   const embedding = new EmbeddingService(() => live.embedding(), models, ctx.events);
@@ -107,13 +113,14 @@ export function createSift(config: SiftConfig): Sift {
     model: () => live.chat().model,
     changed: config.autoIndex ? (kbId) => indexer.start(kbId) : undefined,
   }, config.digests);
-  const chatDeps = { llm: () => live.llm(), settings: () => live.chat(), embedder: () => embedding.get(), searchOptions, turns };
+  const chatDeps = { llm: (kb?: string | null) => live.llm(kb), settings: (kb?: string | null) => live.chat(kb), embedder: () => embedding.get(), searchOptions, turns };
 
   const handlers: Handlers = {
     async 'app.info'() {
       const embeddingOverride = config.embedding?.provider ?? null;
       const schemas = { appSchemaVersion: appMigrations.length, kbSchemaVersion: kbMigrations.length };
-      return { version: VERSION, dataDir: config.dataDir, ...schemas, embeddingOverride, cliPath: cliPath() };
+      const keyStorage = live.secrets.available;
+      return { version: VERSION, dataDir: config.dataDir, ...schemas, embeddingOverride, cliPath: cliPath(), keyStorage };
     },
     // Only the Electron host can show a native dialog; it answers this operation itself.
     async 'app.pickFolder'() {
@@ -137,12 +144,16 @@ export function createSift(config: SiftConfig): Sift {
     ...searchHandlers(ctx, () => embedding.get(), searchOptions),
     ...chatHandlers(ctx, chatDeps),
     ...askHandlers(ctx, chatDeps),
+    ...providerHandlers(ctx, live, settings),
     async 'settings.get'() {
       return settings.get();
     },
     async 'settings.set'({ patch }) {
       const before = JSON.stringify(live.embedding());
+      const hadProviders = settings.get().providers.map((p) => p.name);
       const next = settings.set(patch);
+      // A provider taken off the list takes its stored key with it.
+      for (const name of hadProviders) if (!next.providers.some((p) => p.name === name)) live.secrets.delete(name);
       // A new embedding model re-embeds every knowledge base in the background (progress as ingest events).
       if (JSON.stringify(live.embedding()) !== before) {
         embedding.retry();

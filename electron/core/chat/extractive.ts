@@ -58,9 +58,14 @@ export function extractiveAnswer(
   const why = codeUrls(zh ? reasonInChinese(down) : down);
   const noExactMatch = options.noExactMatch ?? [];
   const missing = noExactMatch.length > 0 ? `${noExactMatchLine(noExactMatch, zh)}\n\n` : '';
+  // The built-in Ollama gets its two commands; another provider's server is the person's own to start or fix.
+  const ollama = down.startsWith('Ollama');
+  const start = zh
+    ? ollama ? '请启动 Ollama（`ollama serve`）并下载一个模型（`ollama pull qwen3:4b`）' : '请启动该模型服务，或在设置中检查它的地址和密钥'
+    : ollama ? 'start Ollama (`ollama serve`) and pull a model (`ollama pull qwen3:4b`)' : 'start that model server, or check its address and key in Settings';
   const howTo = zh
-    ? `没有正在运行的语言模型（${why}），以下是知识库中最相关的段落原文。要得到生成的回答，请启动 Ollama（\`ollama serve\`）并下载一个模型（\`ollama pull qwen3:4b\`）。`
-    : `No language model is running (${why}), so here are the most relevant passages from your knowledge base, quoted as they are. For written answers, start Ollama (\`ollama serve\`) and pull a model (\`ollama pull qwen3:4b\`).`;
+    ? `没有正在运行的语言模型（${why}），以下是知识库中最相关的段落原文。要得到生成的回答，${start}。`
+    : `No language model is running (${why}), so here are the most relevant passages from your knowledge base, quoted as they are. For written answers, ${start}.`;
   if (passages.length === 0) {
     const nothing = zh
       ? '知识库中没有找到与这个问题相关的内容。'
@@ -82,8 +87,8 @@ export function extractiveAnswer(
 
 /** The reasons the turn gives for having no model (turn.ts), in Chinese; any other reason as it is. */
 function reasonInChinese(down: string): string {
-  const unreachable = /^Ollama is not reachable at (\S+)$/.exec(down);
-  if (unreachable) return `无法连接 ${unreachable[1]} 上的 Ollama`;
+  const unreachable = /^(.+) is not reachable at (\S+)$/.exec(down);
+  if (unreachable) return `无法连接 ${unreachable[2]} 上的 ${unreachable[1]}`;
   if (down === 'Ollama has no model installed') return 'Ollama 还没有安装模型';
   return down;
 }

@@ -9,7 +9,7 @@ import { SiftError } from '../../../shared/errors';
 import type { Passage } from '../../../shared/models';
 import type { CoreContext } from '../context';
 import { resolveKb } from '../kb/knowledge-bases';
-import type { LlmClient } from '../llm/types';
+import type { LlmClient, LlmPing } from '../llm/types';
 import { kbMetaPassages } from '../search/meta-pages';
 import { glossarySize, lookupGlossary, mentionedEntries, passagesOf } from '../glossary/store';
 import type { TurnGlossary } from './agent';
@@ -47,8 +47,10 @@ export function turnGlossaryOf(ctx: CoreContext, kbId: string): TurnGlossary | u
 
 /** What a turn needs from the chat handlers' dependencies. */
 export interface ChatDeps {
-  llm: () => LlmClient;
-  settings: () => ChatSettings;
+  /** The client of the provider for a knowledge base (null or omitted: the default provider). */
+  llm: (kbId?: string | null) => LlmClient;
+  /** Chat settings for a knowledge base (its provider's default model). */
+  settings: (kbId?: string | null) => ChatSettings;
   embedder: QueryEmbedder;
   searchOptions?: SearchOptions;
 }
@@ -56,15 +58,16 @@ export interface ChatDeps {
 /**
  * A turn's dependencies for knowledge base `kbId` (null: no knowledge base, so no search, pages or meta
  * pages): the settings and model client as they are now, hybrid search, `read_page`, the meta pages and the glossary.
+ * `providerKbId` (default `kbId`) is the knowledge base whose provider answers (a conversation's own).
  */
-export function turnDepsFor(ctx: CoreContext, deps: ChatDeps, kbId: string | null): TurnDeps {
+export function turnDepsFor(ctx: CoreContext, deps: ChatDeps, kbId: string | null, providerKbId = kbId): TurnDeps {
   const search = kbId
     ? (query: string, topK: number) =>
         searchKnowledgeBase(ctx.kbFiles.get(kbId), { query, topK, mode: 'hybrid' }, deps.embedder, deps.searchOptions)
     : null;
   return {
-    appDb: ctx.appDb, events: ctx.events, llm: deps.llm(), logsDir: path.join(ctx.dataDir, 'logs'),
-    settings: deps.settings(), search, readPage: kbId ? readPageOf(ctx, kbId) : null,
+    appDb: ctx.appDb, events: ctx.events, llm: deps.llm(providerKbId), logsDir: path.join(ctx.dataDir, 'logs'),
+    settings: deps.settings(providerKbId), search, readPage: kbId ? readPageOf(ctx, kbId) : null,
     metaPassages: kbId ? () => kbMetaPassages(ctx.kbFiles.get(kbId)) : undefined,
     glossary: kbId ? turnGlossaryOf(ctx, kbId) : undefined,
   };
@@ -73,7 +76,7 @@ export function turnDepsFor(ctx: CoreContext, deps: ChatDeps, kbId: string | nul
 /** Handlers for `conversations.*`, `chat.*` and `llm.status`. */
 export function chatHandlers(
   ctx: CoreContext,
-  deps: { llm: () => LlmClient; settings: () => ChatSettings; embedder: QueryEmbedder; searchOptions?: SearchOptions; turns: TurnRegistry },
+  deps: ChatDeps & { turns: TurnRegistry },
 ): Pick<Handlers, 'conversations.list' | 'conversations.create' | 'conversations.rename' | 'conversations.delete' | 'conversations.get' | 'chat.send' | 'chat.cancel' | 'llm.status'> {
   const db = ctx.appDb;
   // Every running turn keeps its answer and steps so far, for clients that open its conversation later.
@@ -120,7 +123,7 @@ export function chatHandlers(
         turnId, kbId, conversationId: conversation.id, message: args.message, history, model: args.model, think: args.think,
         language: args.language,
       };
-      const turnDeps = turnDepsFor(ctx, deps, kbId);
+      const turnDeps = turnDepsFor(ctx, deps, kbId, conversation.kbId);
       const owner = { conversationId: conversation.id, kbId: conversation.kbId, userMessageId: userMessage.id };
       deps.turns.start(turnId, owner, (signal) => runTurn(request, turnDeps, signal));
       return { turnId, conversationId: conversation.id, userMessageId: userMessage.id };
@@ -134,6 +137,7 @@ export function chatHandlers(
       const llm = deps.llm();
       const ping = await llm.ping();
       const host = llm.host;
+      if (llm.label) return providerStatus(llm, ping, deps.settings().model ?? null);
       if (!ping.ok) {
         return { reachable: false, host, version: null, models: [], model: null, message: `Ollama is not reachable at ${host}. Start it with \`ollama serve\`, then pull a model: \`ollama pull qwen3:4b\`.` };
       }
@@ -143,4 +147,14 @@ export function chatHandlers(
       return { reachable: true, host, version: ping.version, models, model, message };
     },
   };
+}
+
+/** `llm.status` of a provider other than the built-in Ollama: what it lists, or why it cannot be used. */
+async function providerStatus(llm: LlmClient, ping: LlmPing, configured: string | null) {
+  const base = { host: llm.host, version: ping.version, provider: llm.label };
+  if (!ping.ok) return { ...base, reachable: false, models: [], model: null, message: ping.message };
+  const models = (await llm.listModels().catch(() => [])).map((m) => m.name);
+  const model = configured ?? models[0] ?? null;
+  const message = models.length === 0 ? `${llm.label} lists no models.` : model && !models.includes(model) ? `${llm.label} does not list the model ${model}.` : null;
+  return { ...base, reachable: true, models, model, message };
 }

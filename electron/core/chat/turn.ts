@@ -8,6 +8,7 @@ import type Database from 'better-sqlite3';
 import type { ChatMessage, Citation, TurnInfo } from '../../../shared/chat-models';
 import { SiftError } from '../../../shared/errors';
 import type { Passage, SearchResult } from '../../../shared/models';
+import { BUILTIN_PROVIDER } from '../../../shared/settings';
 import { parseWikiRefs } from '../../../shared/wiki-refs';
 import { now } from '../context';
 import type { EventBus } from '../events';
@@ -135,11 +136,16 @@ function withMetaFirst(meta: Passage[], found: Passage[]): Passage[] {
 async function pickModel(req: TurnRequest, deps: TurnDeps): Promise<{ model: string; window: number | null } | { down: string }> {
   try {
     const model = req.model ?? deps.settings.model ?? (await deps.llm.listModels())[0]?.name;
-    if (!model) return { down: 'Ollama has no model installed' };
-    const own = await deps.llm.contextLength(model).catch(() => null);
+    const name = deps.llm.label;
+    if (!model) return { down: name ? `${name} lists no model` : 'Ollama has no model installed' };
+    // An unknown window is fine (the default is used); an unreachable server means no model can answer.
+    const own = await deps.llm.contextLength(model).catch((err: unknown) => {
+      if (err instanceof SiftError && err.code === 'llm_unavailable') throw err;
+      return null;
+    });
     return { model, window: own ? Math.min(own, deps.settings.numCtx) : null };
   } catch (err) {
-    if (err instanceof SiftError && err.code === 'llm_unavailable') return { down: `Ollama is not reachable at ${deps.llm.host}` };
+    if (err instanceof SiftError && err.code === 'llm_unavailable') return { down: `${deps.llm.label ?? 'Ollama'} is not reachable at ${deps.llm.host}` };
     throw err;
   }
 }
@@ -284,6 +290,7 @@ function finish(req: TurnRequest, deps: TurnDeps, st: TurnState, discarded: Turn
     turnId: req.turnId, status, searched: retrieval.state !== 'none', trigger: st.trigger.reason,
     passages: retrieval.passages,
     citations, references, decision, searchError: retrieval.error, model: 'model' in picked ? picked.model : null,
+    ...('model' in picked ? { provider: deps.llm.label ?? BUILTIN_PROVIDER } : {}),
     timings: { totalMs: Math.round(performance.now() - st.t0), searchMs: retrieval.ms, firstTokenMs: st.firstTokenMs },
     ...(st.warnings.length > 0 ? { warnings: st.warnings } : {}),
   };

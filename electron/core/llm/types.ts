@@ -84,6 +84,8 @@ export interface LlmModel {
 export interface LlmClient {
   /** The server address this client talks to. */
   readonly host: string;
+  /** What to call the server in messages to people: the provider's name. Absent: "Ollama". */
+  readonly label?: string;
   /** Installed models (`/api/tags`), names sorted. */
   listModels(): Promise<LlmModel[]>;
   /** The model's context window from `/api/show` (model_info `*.context_length`, else `num_ctx` in parameters); null

@@ -82,8 +82,10 @@ function OllamaBanner() {
   const key = `ollama:${status?.reachable ? 'no-model' : 'down'}`;
   const dismissed = useDismissed((s) => s.keys.includes(key));
   if (!status || (status.reachable && status.model) || dismissed) return null;
-  const title = status.reachable ? t('banners.noModelTitle') : t('banners.downTitle');
-  const help = status.reachable ? t('banners.noModelHelp') : t('banners.downHelp', { host: status.host });
+  // Another provider answering by default: its own name, and the core's message is the whole story.
+  const provider = status.provider;
+  const title = provider ? t('providers.statusDown', { provider }) : status.reachable ? t('banners.noModelTitle') : t('banners.downTitle');
+  const help = provider ? undefined : status.reachable ? t('banners.noModelHelp') : t('banners.downHelp', { host: status.host });
   return (
     <section className="banner warning" aria-label={title}>
       <div className="banner-body">

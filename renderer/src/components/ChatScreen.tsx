@@ -11,6 +11,7 @@ import { useUi } from '../state/ui';
 import { Composer } from './Composer';
 import { ConversationList } from './ConversationList';
 import { EmptyState } from './EmptyState';
+import { HostedNotice } from './HostedNotice';
 import { AssistantMessage, StreamingAnswer, UserMessage, type OpenSource } from './Message';
 import { PageView } from './PageView';
 import { TurnProgress } from './TurnProgress';
@@ -48,6 +49,7 @@ export function ChatScreen({ kb }: { kb: KnowledgeBase }) {
             {t('chat.disconnected')}
           </p>
         )}
+        <HostedNotice kbId={kb.id} />
         <Thread kb={kb} conversationId={current} live={live} openSource={openSource} follow={follow} />
         <Composer
           pages={pages}

@@ -69,7 +69,7 @@ export function EmbeddingSettings({ saved }: { saved: Embedding }) {
           }}
           onConfirm={() => void apply()}
         >
-          <p>{next.provider === 'none' ? t('settings.noneText') : t('settings.reembedText', { model: next.provider === 'ollama' ? (next.ollamaModel ?? t('settings.ollamaModelPlaceholder')) : next.modelId })}</p>
+          <p>{next.provider === 'none' ? t('settings.noneText') : t('settings.reembedText', { model: next.provider === 'ollama' ? (next.ollamaModel ?? t('settings.ollamaModelPlaceholder')) : next.provider === 'openai' ? (next.remoteModel ?? '') : next.modelId })}</p>
         </ConfirmDialog>
       )}
     </fieldset>
@@ -91,6 +91,7 @@ function OverrideNote() {
     transformers: t('settings.providerTransformers'),
     ollama: t('settings.providerOllama'),
     none: t('settings.providerNone'),
+    openai: t('settings.providerOpenAi'),
   };
   return (
     <p className="field-help embedding-override" role="note">
@@ -116,6 +117,7 @@ function EmbeddingFields({ draft, errorOf, onChange: set }: EmbeddingFieldsProps
         <select id="setting-provider" value={draft.provider} onChange={(e) => set({ provider: e.target.value as Embedding['provider'] })}>
           <option value="transformers">{t('settings.providerTransformers')}</option>
           <option value="ollama">{t('settings.providerOllama')}</option>
+          <option value="openai">{t('settings.providerOpenAi')}</option>
           <option value="none">{t('settings.providerNone')}</option>
         </select>
       </Field>
@@ -142,6 +144,34 @@ function EmbeddingFields({ draft, errorOf, onChange: set }: EmbeddingFieldsProps
           onChange={(ollamaModel) => set({ ollamaModel })}
         />
       )}
+      {draft.provider === 'openai' && <RemoteFields draft={draft} errorOf={errorOf} onChange={set} />}
+    </>
+  );
+}
+
+/** Provider openai: which OpenAI-compatible provider of the list, and its embedding model. */
+function RemoteFields({ draft, errorOf, onChange: set }: EmbeddingFieldsProps) {
+  const { t } = useTranslation();
+  const all = useSettings((s) => s.settings?.providers);
+  const providers = (all ?? []).filter((p) => p.kind === 'openai');
+  return (
+    <>
+      <Field id="setting-remote-provider" label={t('settings.remoteProvider')} help={t('settings.remoteProviderHelp')} error={errorOf('remoteProvider')}>
+        <select id="setting-remote-provider" value={draft.remoteProvider ?? ''} onChange={(e) => set({ remoteProvider: e.target.value, remoteModel: draft.remoteModel ?? '' })}>
+          <option value="">—</option>
+          {providers.map((p) => (
+            <option key={p.name} value={p.name}>{p.name}</option>
+          ))}
+        </select>
+      </Field>
+      <DraftInput
+        id="setting-remote-model"
+        label={t('settings.remoteModel')}
+        placeholder="text-embedding-3-small"
+        value={draft.remoteModel ?? ''}
+        error={errorOf('remoteModel')}
+        onChange={(remoteModel) => set({ remoteModel, remoteProvider: draft.remoteProvider ?? '' })}
+      />
     </>
   );
 }

@@ -44,6 +44,9 @@ export function AssistantMessage({ message, onOpen }: { message: ChatMessage; on
         <p className="muted">{t('chat.noText')}</p>
       )}
       {message.turn && <TurnFooter turn={message.turn} error={error} onOpenPassage={onOpen} />}
+      {message.turn?.provider && (
+        <p className="answered-by muted">{t('providers.answeredBy', { provider: message.turn.provider, model: message.turn.model ?? '' })}</p>
+      )}
       {message.content && <AnswerActions conversationId={message.conversationId} messageId={message.id} />}
     </div>
   );

@@ -14,7 +14,8 @@ const NO_MODELS: string[] = [];
 export function OllamaSettings({ settings }: { settings: Settings }) {
   const { t } = useTranslation();
   const save = useSettings((s) => s.save);
-  const installed = useLlm((s) => s.status?.models ?? NO_MODELS);
+  // The status is the default provider's: its models are Ollama's only when Ollama answers by default.
+  const installed = useLlm((s) => (s.status && !s.status.provider ? s.status.models : NO_MODELS));
   const models: [string, string][] = [['', t('settings.firstInstalled')], ...installed.map((m): [string, string] => [m, m])];
   if (settings.model && !installed.includes(settings.model)) models.push([settings.model, t('settings.notInstalled', { model: settings.model })]);
   const think = settings.think === null ? 'default' : settings.think ? 'on' : 'off';

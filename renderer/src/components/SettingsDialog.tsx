@@ -11,6 +11,7 @@ import { EmbeddingSettings } from './EmbeddingSettings';
 import { McpSettings } from './McpSettings';
 import { Modal } from './Modal';
 import { OllamaSettings } from './OllamaSettings';
+import { ProvidersSettings } from './ProvidersSettings';
 import { NumberSetting, SelectSetting } from './SettingFields';
 import { Problem } from './Problem';
 
@@ -37,6 +38,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
   return (
     <>
       <OllamaSettings settings={settings} />
+      <ProvidersSettings settings={settings} />
       <section className="settings-section" aria-labelledby="settings-answers">
         <h3 id="settings-answers">{t('settings.answers')}</h3>
         <NumberSetting

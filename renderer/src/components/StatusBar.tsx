@@ -60,11 +60,14 @@ function Ollama() {
   const { status, error } = useLlm();
   let label: string = t('status.checkingOllama');
   let state = 'unknown';
+  // Another provider answering by default is named as itself.
+  const provider = status?.provider;
   if (status?.reachable) {
-    label = status.model ? t('status.ollamaModel', { model: status.model }) : t('status.ollamaNoModel');
+    const named = provider && status.model ? t('providers.statusModel', { provider, model: status.model }) : null;
+    label = named ?? (status.model ? t('status.ollamaModel', { model: status.model }) : t('status.ollamaNoModel'));
     state = status.model ? 'ok' : 'warn';
   } else if (status) {
-    label = t('status.ollamaDown');
+    label = provider ? t('providers.statusDown', { provider }) : t('status.ollamaDown');
     state = 'down';
   } else if (error) {
     label = t('status.ollamaUnknown');

@@ -1,14 +1,16 @@
 /**
  * A chat test bench: a real core on a temp data folder with a small indexed knowledge base (the
- * tiny test embedding model), a mock Ollama on 127.0.0.1, and helpers to send a turn and collect
- * its events until it ends.
+ * tiny test embedding model), a mock model server on 127.0.0.1 — Ollama, or an OpenAI-compatible one
+ * chosen as the default provider in the settings — and helpers to send a turn and collect its events
+ * until it ends.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ChatMessage } from '../../../../shared/chat-models';
 import { writeTestModel } from '../../embed/test-model';
 import { createSift, type Sift, type SiftConfig } from '../../sift';
-import { startMockOllama, type MockOllama } from '../../testing/ollama-mock';
+import { startMockOllama, type MockChatReply, type MockOllama, type MockRequest } from '../../testing/ollama-mock';
+import { startMockOpenAi, type MockOpenAi } from '../../testing/openai-mock';
 import { tempDir } from '../../testing/temp';
 
 /** Documents of the fixture knowledge base. */
@@ -27,9 +29,30 @@ export interface TurnOutcome {
   message: ChatMessage | null;
 }
 
+/** Which kind of model server a bench answers with. */
+export type BenchProvider = 'ollama' | 'openai';
+
+/** The name of the OpenAI-compatible provider a bench configures. */
+export const BENCH_PROVIDER_NAME = 'lm-box';
+
+/** A chat request as either server received it, in one shape for assertions. */
+export interface SentChat {
+  messages: { role: string; content: string }[];
+  tools?: unknown[];
+  /** The request body as sent. */
+  body: Record<string, unknown>;
+}
+
 export interface ChatBench {
   sift: Sift;
+  /** The mock Ollama (always running; the built-in provider's server when `provider` is 'ollama'). */
   ollama: MockOllama;
+  /** The OpenAI-compatible mock when `provider` is 'openai'. */
+  openai: MockOpenAi | null;
+  /** The server that answers this bench's turns: script replies here. */
+  server: { onChat(reply: MockChatReply): void; requests: MockRequest[] };
+  /** The chat requests the answering server received, in order. */
+  chatRequests(): SentChat[];
   kbId: string;
   dataDir: string;
   /** Send a message and wait for the turn to end (or `waitFor` to be seen, then call `during`). */
@@ -44,7 +67,7 @@ let modelDir: string | null = null;
  * `docs` replaces the knowledge base's documents (default {@link DOCS}).
  */
 export async function startChatBench(
-  options: { chat?: SiftConfig['chat']; ollamaDown?: boolean; docs?: Record<string, string> } = {},
+  options: { chat?: SiftConfig['chat']; ollamaDown?: boolean; docs?: Record<string, string>; provider?: BenchProvider } = {},
 ): Promise<ChatBench> {
   if (!modelDir || !fs.existsSync(modelDir)) {
     modelDir = fs.mkdtempSync(path.join(path.dirname(tempDir()), 'sift-chat-model-'));
@@ -54,12 +77,20 @@ export async function startChatBench(
   const docs = tempDir();
   for (const [name, text] of Object.entries(options.docs ?? DOCS)) fs.writeFileSync(path.join(docs, name), text);
   const ollama = await startMockOllama();
-  const host = options.ollamaDown ? 'http://127.0.0.1:9' : ollama.url;
+  const openai = options.provider === 'openai' ? await startMockOpenAi() : null;
+  const host = options.ollamaDown && !openai ? 'http://127.0.0.1:9' : ollama.url;
   const sift = createSift({
     dataDir,
     embedding: { provider: 'transformers', modelId: 'sift-test/tiny-embedder', localModelDir: modelDir, allowDownload: false },
     chat: { host, connectTimeoutMs: 2000, idleTimeoutMs: 2000, ...options.chat },
   });
+  if (openai) {
+    // Chosen the way a person does: a provider of the list made the default.
+    const baseUrl = options.ollamaDown ? 'http://127.0.0.1:9/v1' : openai.url;
+    const provider = { name: BENCH_PROVIDER_NAME, kind: 'openai' as const, baseUrl, apiKeyRef: null, defaultModel: null };
+    const set = await sift.invoke('settings.set', { patch: { providers: [provider], defaultProvider: BENCH_PROVIDER_NAME } });
+    if (!set.ok) throw new Error(set.error.message);
+  }
   const kb = await sift.invoke('kb.create', { name: 'Docs' });
   if (!kb.ok) throw new Error(kb.error.message);
   const kbId = (kb.value as { id: string }).id;
@@ -86,11 +117,16 @@ export async function startChatBench(
     return { turnId, conversationId: (sent.value as { conversationId: string }).conversationId, events, end, message: final };
   }
 
+  const server = openai ?? ollama;
+  const chatPath = openai ? '/v1/chat/completions' : '/api/chat';
+  const chatRequests = (): SentChat[] =>
+    server.requests.filter((r) => r.path === chatPath).map((r) => ({ messages: r.body.messages, tools: r.body.tools, body: r.body }));
   return {
-    sift, ollama, kbId, dataDir, ask,
+    sift, ollama, openai, server, chatRequests, kbId, dataDir, ask,
     async close() {
       await sift.close();
       await ollama.close();
+      await openai?.close();
     },
   };
 }
