@@ -28,6 +28,30 @@ export const EmbeddingSettings = z.object({
 });
 export type EmbeddingSettings = z.infer<typeof EmbeddingSettings>;
 
+/** Defaults and limits of the LLM enhancements of search (issue #15). */
+export const EnhanceSettings = z.object({
+  /** Rewrite a follow-up into a standalone query before the automatic search. Default true. */
+  rewrite: z.boolean(),
+  /** Queries per search by default, the original included. Default 1 (1–8). */
+  multiQuery: z.number().int('must be a whole number').min(1, 'must be at least 1').max(8, 'must be at most 8'),
+  /** Embed a hypothetical passage as one more vector probe by default. Default false. */
+  hyde: z.boolean(),
+  /** Rerank by default with this provider; null for none. Default null. */
+  rerank: z.enum(['llm', 'cross-encoder']).nullable(),
+  /** The most queries anyone may ask for (clamps the depth, tool arguments and CLI flags). Default 4 (1–8). */
+  maxMultiQuery: z.number().int('must be a whole number').min(1, 'must be at least 1').max(8, 'must be at most 8'),
+  /** HyDE allowed at all. Default true. */
+  allowHyde: z.boolean(),
+  /** Rerank allowed at all: false is a kill switch whatever is asked. Default true. */
+  allowRerank: z.boolean(),
+});
+export type EnhanceSettings = z.infer<typeof EnhanceSettings>;
+
+/** The enhancement settings when the person changed none. */
+export const DEFAULT_ENHANCE_SETTINGS: EnhanceSettings = {
+  rewrite: true, multiQuery: 1, hyde: false, rerank: null, maxMultiQuery: 4, allowHyde: true, allowRerank: true,
+};
+
 /** Every setting. */
 export const Settings = z.object({
   /** Ollama server. Default http://127.0.0.1:11434. */
@@ -63,6 +87,8 @@ export const Settings = z.object({
   language: z.enum(['system', 'en', 'zh-CN']),
   /** UI theme. Default: follow the system. */
   theme: z.enum(['system', 'light', 'dark']),
+  /** Search enhancements: defaults and limits. Default {@link DEFAULT_ENHANCE_SETTINGS}. */
+  enhance: EnhanceSettings.optional(),
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -84,4 +110,5 @@ export const DEFAULT_SETTINGS: Settings = {
   maxTurnSeconds: 300,
   language: 'system',
   theme: 'system',
+  enhance: DEFAULT_ENHANCE_SETTINGS,
 };

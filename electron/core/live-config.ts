@@ -8,6 +8,7 @@ import type { ChatSettings } from './chat/turn';
 import { createLlmClient } from './llm/ollama-client';
 import type { LlmClient } from './llm/types';
 import type { SettingsStore } from './settings';
+import { DEFAULT_ENHANCE_SETTINGS, type EnhanceSettings } from '../../shared/settings';
 
 /** Host-level overrides of chat (CLI flags, tests). */
 export interface ChatOverrides extends Partial<ChatSettings> {
@@ -56,6 +57,11 @@ export class LiveConfig {
       think: s.think ?? undefined,
       ...chat,
     };
+  }
+
+  /** Defaults and limits of the search enhancements (issue #15). */
+  enhance(): EnhanceSettings {
+    return { ...DEFAULT_ENHANCE_SETTINGS, ...this.settings.get().enhance };
   }
 
   /** The embedding model to use. */

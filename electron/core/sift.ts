@@ -23,6 +23,7 @@ import { TurnDiscarded } from './chat/turn';
 import { exportHandlers } from './export/handlers';
 import { chromiumPdfRenderer, type PdfRenderer } from './export/pdf';
 import type { SearchOptions } from './search/search';
+import { modelCompleter } from './search/enhance/completer';
 import { VectorIndexBuilder } from './search/index-builder';
 import { Indexer, type IndexerOptions } from './ingest/indexer';
 import { FolderWatcher } from './ingest/watcher';
@@ -94,7 +95,8 @@ export function createSift(config: SiftConfig): Sift {
   const searchOptions = { buildIndex: vectorIndexes.build, ...config.search };
   const watcher = config.watch ? new FolderWatcher(indexer) : null;
   const turns = new TurnRegistry();
-  const chatDeps = { llm: () => live.llm(), settings: () => live.chat(), embedder: () => embedding.get(), searchOptions, turns };
+  const enhance = { completer: modelCompleter(() => live.llm(), () => live.chat().model), settings: () => live.enhance() };
+  const chatDeps = { llm: () => live.llm(), settings: () => live.chat(), embedder: () => embedding.get(), searchOptions, turns, enhance };
 
   const handlers: Handlers = {
     async 'app.info'() {
@@ -120,7 +122,7 @@ export function createSift(config: SiftConfig): Sift {
       embedding.retry();
       return indexer.start(resolveKb(ctx, kb).id);
     },
-    ...searchHandlers(ctx, () => embedding.get(), searchOptions),
+    ...searchHandlers(ctx, () => embedding.get(), searchOptions, enhance),
     ...chatHandlers(ctx, chatDeps),
     ...askHandlers(ctx, chatDeps),
     async 'settings.get'() {
