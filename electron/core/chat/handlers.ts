@@ -6,13 +6,15 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Handlers } from '../../../shared/contract';
 import { SiftError } from '../../../shared/errors';
-import type { Passage } from '../../../shared/models';
+import type { Passage, SearchDepth } from '../../../shared/models';
 import type { CoreContext } from '../context';
 import { resolveKb } from '../kb/knowledge-bases';
 import type { LlmClient } from '../llm/types';
 import { kbMetaPassages } from '../search/meta-pages';
 import { buildPassage, pageByPath } from '../search/passages';
-import { searchKnowledgeBase, type QueryEmbedder, type SearchOptions } from '../search/search';
+import { searchKnowledgeBase, type EnhanceProviders, type QueryEmbedder, type SearchOptions } from '../search/search';
+import { completerOf } from '../search/enhance/completer';
+import { DEPTH_PRESETS, type EnhanceAsk } from '../search/enhance/plan';
 import { addMessage, createConversation, deleteConversation, getConversation, listConversations, listMessages, renameConversation } from './conversations';
 import { runTurn, TurnDiscarded, type ChatSettings, type TurnDeps } from './turn';
 import type { TurnRegistry } from './turn-registry';
@@ -39,28 +41,46 @@ export interface ChatDeps {
   settings: () => ChatSettings;
   embedder: QueryEmbedder;
   searchOptions?: SearchOptions;
+  /** What search enhancements need (the chat model's completer, rerankers, settings); default: none run. */
+  enhance?: EnhanceProviders;
+}
+
+/** Choices of one message that shape its searches: the person's depth, and the model named for the turn. */
+export interface TurnChoices {
+  depth?: SearchDepth;
+  model?: string;
 }
 
 /**
  * A turn's dependencies for knowledge base `kbId` (null: no knowledge base, so no search, pages or meta
- * pages): the settings and model client as they are now, hybrid search, `read_page` and the meta pages.
+ * pages): the settings and model client as they are now, hybrid search (with the enhancements the person's depth,
+ * the model's tool arguments and the settings decide), `read_page` and the meta pages.
  */
-export function turnDepsFor(ctx: CoreContext, deps: ChatDeps, kbId: string | null): TurnDeps {
+export function turnDepsFor(ctx: CoreContext, deps: ChatDeps, kbId: string | null, choices: TurnChoices = {}): TurnDeps {
+  const llm = deps.llm();
+  const caller = choices.depth ? DEPTH_PRESETS[choices.depth] : undefined;
+  // A model named for the turn writes its enhancements too (else the configured one, else the first installed).
+  const providers = deps.enhance && choices.model
+    ? { ...deps.enhance, completer: async () => completerOf(llm, choices.model!) }
+    : deps.enhance;
   const search = kbId
-    ? (query: string, topK: number) =>
-        searchKnowledgeBase(ctx.kbFiles.get(kbId), { query, topK, mode: 'hybrid' }, deps.embedder, deps.searchOptions)
+    ? (query: string, topK: number, more: { enhanceArgs?: EnhanceAsk } = {}) => {
+        const req = { query, topK, mode: 'hybrid' as const, enhance: caller, enhanceArgs: more.enhanceArgs };
+        return searchKnowledgeBase(ctx.kbFiles.get(kbId), req, deps.embedder, deps.searchOptions, providers);
+      }
     : null;
+  const rewriteFollowUps = caller?.rewrite ?? deps.enhance?.settings().rewrite ?? true;
   return {
-    appDb: ctx.appDb, events: ctx.events, llm: deps.llm(), logsDir: path.join(ctx.dataDir, 'logs'),
+    appDb: ctx.appDb, events: ctx.events, llm, logsDir: path.join(ctx.dataDir, 'logs'),
     settings: deps.settings(), search, readPage: kbId ? readPageOf(ctx, kbId) : null,
-    metaPassages: kbId ? () => kbMetaPassages(ctx.kbFiles.get(kbId)) : undefined,
+    metaPassages: kbId ? () => kbMetaPassages(ctx.kbFiles.get(kbId)) : undefined, rewriteFollowUps,
   };
 }
 
 /** Handlers for `conversations.*`, `chat.*` and `llm.status`. */
 export function chatHandlers(
   ctx: CoreContext,
-  deps: { llm: () => LlmClient; settings: () => ChatSettings; embedder: QueryEmbedder; searchOptions?: SearchOptions; turns: TurnRegistry },
+  deps: ChatDeps & { turns: TurnRegistry },
 ): Pick<Handlers, 'conversations.list' | 'conversations.create' | 'conversations.rename' | 'conversations.delete' | 'conversations.get' | 'chat.send' | 'chat.cancel' | 'llm.status'> {
   const db = ctx.appDb;
   // Every running turn keeps its answer and steps so far, for clients that open its conversation later.
@@ -105,9 +125,9 @@ export function chatHandlers(
       ctx.events.emit('turn.started', { turnId, conversationId: conversation.id, userMessageId: userMessage.id });
       const request = {
         turnId, kbId, conversationId: conversation.id, message: args.message, history, model: args.model, think: args.think,
-        language: args.language,
+        language: args.language, depth: args.depth,
       };
-      const turnDeps = turnDepsFor(ctx, deps, kbId);
+      const turnDeps = turnDepsFor(ctx, deps, kbId, { depth: args.depth, model: args.model });
       const owner = { conversationId: conversation.id, kbId: conversation.kbId, userMessageId: userMessage.id };
       deps.turns.start(turnId, owner, (signal) => runTurn(request, turnDeps, signal));
       return { turnId, conversationId: conversation.id, userMessageId: userMessage.id };

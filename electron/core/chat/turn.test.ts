@@ -275,9 +275,11 @@ describe('a chat turn', () => {
     bench = await startChatBench();
     bench.ollama.onChat({ chunks: [{ content: 'Three times [1].' }] });
     const first = await bench.ask('How often does the client retry?');
+    // A follow-up is first rewritten into a standalone query (one short request), then answered.
+    bench.ollama.onChat({ chunks: [{ content: 'How long does the client wait between retries?' }] });
     bench.ollama.onChat({ chunks: [{ content: 'Two seconds [1].' }] });
     await bench.ask('And how long does it wait?', { conversationId: first.conversationId });
-    const second = chatRequests(bench)[1]!.messages.map((m) => [m.role, m.content.slice(0, 30)]);
+    const second = chatRequests(bench)[2]!.messages.map((m) => [m.role, m.content.slice(0, 30)]);
     expect(second).toEqual([
       ['system', expect.any(String)],
       ['user', 'How often does the client retr'],

@@ -36,8 +36,7 @@ function bestRank(hit: FusedHit): number {
   return Math.min(hit.keywordRank ?? Infinity, hit.vectorRank ?? Infinity);
 }
 
-/** Fused order: rrf descending, then the best single-stage rank, then chunkId (repeatable). */
-export function compareFused(a: FusedHit, b: FusedHit): number {
+function compareFused(a: FusedHit, b: FusedHit): number {
   const gap = b.rrf - a.rrf;
   if (Math.abs(gap) > SCORE_EPSILON * Math.max(a.rrf, b.rrf)) return gap;
   return bestRank(a) - bestRank(b) || a.chunkId - b.chunkId;

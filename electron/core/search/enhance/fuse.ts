@@ -3,7 +3,7 @@
  * the one fused list, remembering which probe and stage found each chunk. With one probe it is exactly
  * {@link reciprocalRankFusion}. Pure.
  */
-import { compareFused, DEFAULT_RRF_K, type FusedHit, type StageHit } from '../fusion';
+import { DEFAULT_RRF_K, type FusedHit, type StageHit } from '../fusion';
 
 /** One ranked list: probe `probe`'s hits of one stage, best first. */
 export interface ProbeList {
@@ -26,7 +26,9 @@ export interface ProbeFusedHit extends FusedHit {
 
 /**
  * rrf = Σ 1/(k + rank) over every list that found a chunk (each list deduplicated, first occurrence kept);
- * keywordRank/vectorRank are the best rank any probe's stage gave it. Sorted as the two-list fusion sorts.
+ * keywordRank/vectorRank are the best rank any probe's stage gave it. Sorted as the two-list fusion sorts (rrf, then
+ * the best single-stage rank), except that a tie left after those goes to the chunk an earlier probe found — the
+ * query itself before its rephrasings — before chunkId decides.
  */
 export function fuseProbeLists(lists: ProbeList[], k = DEFAULT_RRF_K): ProbeFusedHit[] {
   const fused = new Map<number, ProbeFusedHit>();
@@ -51,7 +53,18 @@ export function fuseProbeLists(lists: ProbeList[], k = DEFAULT_RRF_K): ProbeFuse
       }
     }
   }
-  return [...fused.values()].sort(compareFused);
+  return [...fused.values()].sort(compareProbeFused);
+}
+
+/** Relative tolerance under which two fused scores count as equal (as in the two-list fusion). */
+const SCORE_EPSILON = 1e-12;
+
+function compareProbeFused(a: ProbeFusedHit, b: ProbeFusedHit): number {
+  const gap = b.rrf - a.rrf;
+  if (Math.abs(gap) > SCORE_EPSILON * Math.max(a.rrf, b.rrf)) return gap;
+  const bestRank = (h: FusedHit) => Math.min(h.keywordRank ?? Infinity, h.vectorRank ?? Infinity);
+  const firstProbe = (h: ProbeFusedHit) => Math.min(...h.probes.map((p) => p.probe));
+  return bestRank(a) - bestRank(b) || firstProbe(a) - firstProbe(b) || a.chunkId - b.chunkId;
 }
 
 /** The probes of merged hits: each probe-and-stage once, at its best rank, in probe then stage order. */
