@@ -36,6 +36,12 @@ const OPTIONS = {
   message: { type: 'string' },
   kb: { type: 'string', multiple: true },
   'follow-links': { type: 'boolean' },
+  rewrite: { type: 'boolean' },
+  'multi-query': { type: 'string' },
+  hyde: { type: 'boolean' },
+  rerank: { type: 'string' },
+  enhance: { type: 'string' },
+  history: { type: 'string', multiple: true },
 } as const;
 
 const commands = { ...kbCommands, ...ingestCommands, ...searchCommands, ...evalCommands, ...chatCommands, ...exportCommands, ...mcpCommands };
