@@ -44,7 +44,8 @@ test('a follow-up sent with depth Deep shows its rewritten query, probes and rer
   await expect(answer.getByText(`Searched for: “${REWRITE}” (rewritten by the model from “And when a connection drops?”)`)).toBeVisible();
   await expect(answer.getByRole('columnheader', { name: 'Found by' })).toBeVisible();
   await expect(answer.getByRole('columnheader', { name: 'Rerank' })).toBeVisible();
-  await expect(answer.getByRole('cell', { name: /^rewrite: Keyword rank \d+/ }).first()).toBeVisible();
+  await expect(answer.getByRole('cell', { name: /^rewrite: keyword #\d+, vector #\d+ · rephrasing 1: / }).first()).toBeVisible();
+  await expect(answer.getByRole('cell', { name: /hypothetical answer: vector #\d+$/ }).first()).toBeVisible();
   // Deep was sent with the message: the model was asked for rephrasings, a passage and a ranking.
   const systems = served.ollama.requests.filter((r) => r.path === '/api/chat').map((r) => String(r.body.messages[0].content));
   expect(systems.filter((s) => /different search queries|short passage|rank passages/.test(s))).toHaveLength(3);

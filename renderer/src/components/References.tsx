@@ -96,15 +96,23 @@ function searchLines(turn: TurnInfo, t: TFunction): string[] {
   return lines;
 }
 
-/** Which probes found a passage, in words: "question: keyword #1 · rephrasing 1: vector #3". */
+/** Which probes found a passage, in words: "rewrite: keyword #1, vector #2 · rephrasing 1: vector #3". */
 function foundBy(p: Passage, turn: TurnInfo, t: TFunction): string {
   const kinds = turn.enhance?.probes ?? [];
   let rephrasing = 0;
+  // The turn rewrites a follow-up before its search, so the search's own query is then the rewrite.
+  const rewritten = !!turn.query?.rewrittenFrom;
   const names = kinds.map((k) => {
     if (k.kind === 'multi-query') return t('turn.probeMultiQuery', { n: ++rephrasing });
-    return t(k.kind === 'hyde' ? 'turn.probeHyde' : k.kind === 'rewrite' ? 'turn.probeRewrite' : 'turn.probeQuery');
+    if (k.kind === 'hyde') return t('turn.probeHyde');
+    return t(k.kind === 'rewrite' || rewritten ? 'turn.probeRewrite' : 'turn.probeQuery');
   });
-  return (p.probes ?? []).map((h) => `${names[h.probe] ?? `#${h.probe + 1}`}: ${h.stage === 'keyword' ? t('turn.colKeywordRank') : t('turn.colVectorRank')} ${h.rank}`).join(' · ');
+  const byProbe = new Map<number, string[]>();
+  for (const h of p.probes ?? []) {
+    const stage = t(h.stage === 'keyword' ? 'turn.stageKeyword' : 'turn.stageVector');
+    byProbe.set(h.probe, [...(byProbe.get(h.probe) ?? []), `${stage} #${h.rank}`]);
+  }
+  return [...byProbe].map(([probe, ranks]) => `${names[probe] ?? `#${probe + 1}`}: ${ranks.join(', ')}`).join(' · ');
 }
 
 function WhyFound({ turn }: { turn: TurnInfo }) {

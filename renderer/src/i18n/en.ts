@@ -147,6 +147,8 @@ export const en = {
     probeRewrite: 'rewrite',
     probeMultiQuery: 'rephrasing {{n, number}}',
     probeHyde: 'hypothetical answer',
+    stageKeyword: 'keyword',
+    stageVector: 'vector',
     rerankFallback: 'Rerank ({{kind}}) not used, passages kept in fused order: {{reason}}',
     enhanceNote: 'Search: {{note}}',
   },

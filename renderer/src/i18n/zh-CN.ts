@@ -144,6 +144,8 @@ export const zhCN: Translation = {
     probeRewrite: '改写',
     probeMultiQuery: '改写 {{n, number}}',
     probeHyde: '假设答案',
+    stageKeyword: '关键词',
+    stageVector: '向量',
     rerankFallback: '重排（{{kind}}）未采用，段落保持融合顺序：{{reason}}',
     enhanceNote: '搜索：{{note}}',
   },

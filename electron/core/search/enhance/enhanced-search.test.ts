@@ -51,7 +51,7 @@ function reset() {
   replies = { multi: 'AppImage executable\nmsi INSTALLER!', hyde: 'Open the MSI installer and follow the setup wizard.', rerank: '2, 1', rewrite: 'install Sift on Windows' };
 }
 
-async function run(core: TestCore, kb: string, args: Record<string, unknown>): Promise<SearchResult> {
+async function run(core: TestCore, kb: string, args: { query: string } & Record<string, unknown>): Promise<SearchResult> {
   return valueOf<SearchResult>(await search(core, { kb, topK: 5, ...args }));
 }
 const paths = (r: SearchResult) => r.passages.map((p) => p.pagePath);
