@@ -136,18 +136,21 @@ export function Composer({ pages, running, stopping, placeholder, onSend, onStop
             onScroll={(e) => backdrop.current && (backdrop.current.scrollTop = e.currentTarget.scrollTop)}
           />
         </div>
-        <DepthSelect value={depth} onChange={setDepth} />
         <SendOrStop running={running} stopping={stopping} disabled={!text.trim() || sending} onSend={() => void send()} onStop={onStop} />
       </div>
-      {problem ? (
-        <p id="composer-error" role="alert" className="field-error">
-          {problem}
-        </p>
-      ) : (
-        <p id="composer-help" className="composer-help">
-          {t('composer.help')}
-        </p>
-      )}
+      {/* The depth sits under the field, so the field keeps its width beside a docked reader. */}
+      <div className="composer-meta">
+        <DepthSelect value={depth} onChange={setDepth} />
+        {problem ? (
+          <p id="composer-error" role="alert" className="field-error">
+            {problem}
+          </p>
+        ) : (
+          <p id="composer-help" className="composer-help">
+            {t('composer.help')}
+          </p>
+        )}
+      </div>
     </div>
   );
 }
