@@ -6,7 +6,7 @@
 import { PAGES } from './corpus';
 import { expect, test } from './fixtures';
 import { addFolderAndIndex, ask, createKb, lastAnswer, showScreen, snap, waitTurnEnded } from './helpers';
-import { citingReply, slowReply } from './replies';
+import { citingReply, rewriteReply, slowReply } from './replies';
 
 test.beforeEach(async ({ page, served }) => {
   await page.goto(served.url);
@@ -185,6 +185,7 @@ test('a failing model: an error is shown where the answer would be; a cut stream
   await waitTurnEnded(page, /^Failed: /);
   await expect(lastAnswer(page).getByRole('alert')).toContainText('model runner crashed');
 
+  served.ollama.onChat(rewriteReply('What does the gateway log, and what then?'));
   served.ollama.onChat({ chunks: [{ content: 'The gateway logs ' }, { content: 'E_CONN_RESET [1] ' }, { content: 'and then' }], cutAfter: 2 });
   await ask(page, 'And then?');
   await waitTurnEnded(page, /^Failed: /);

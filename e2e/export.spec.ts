@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Download, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { addFolderAndIndex, ask, createKb, lastAnswer, readClipboard, showScreen, snap, waitTurnEnded } from './helpers';
-import { citingReply } from './replies';
+import { citingReply, rewriteReply } from './replies';
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
@@ -68,6 +68,7 @@ test('Export… downloads Markdown and HTML with footnotes; the conversation lis
   expect(html).toContain('data-footnote-ref');
 
   // A second question; the conversation list's export takes both answers.
+  served.ollama.onChat(rewriteReply('How does the gateway retry?'));
   served.ollama.onChat(citingReply(5));
   await ask(page, 'And the retries?');
   await waitTurnEnded(page, /^Done$/);

@@ -15,6 +15,14 @@ export function citingReply(delayMs = 30): MockChatReply {
   return { chunks: tokens(CITING_ANSWER), delayMs };
 }
 
+/**
+ * The model's standalone rewrite of a follow-up (issue #15): a question asked into a conversation with history is
+ * first rewritten by one short request, so a test queues this before the follow-up's answer.
+ */
+export function rewriteReply(query: string): MockChatReply {
+  return { chunks: [{ content: query }] };
+}
+
 /** A long reply for stopping mid-stream: numbered sentences, `delayMs` apart (default 120). */
 export function slowReply(delayMs = 120): MockChatReply {
   const sentences = Array.from({ length: 40 }, (_, i) => `Sentence ${i + 1} of a long answer [1].`);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { addFolderAndIndex, ask, createKb, invokeCore, lastAnswer, showScreen, waitTurnEnded } from './helpers';
-import { citingReply, slowReply, tokens } from './replies';
+import { citingReply, rewriteReply, slowReply, tokens } from './replies';
 import { startSift } from './sift-process';
 
 test.beforeEach(async ({ page, served }) => {
@@ -43,6 +43,7 @@ test('a new turn scrolls into view and is followed; scrolling up stops following
   await conversations(page).getByRole('button', { name: /^Tell me everything/ }).click();
   await expect(lastAnswer(page)).toContainText('Paragraph 60');
 
+  served.ollama.onChat(rewriteReply('What is the retry policy?'));
   served.ollama.onChat(slowReply(150));
   await ask(page, 'And the retry policy?');
   await expect(page.getByRole('article', { name: 'Your message' }).last()).toHaveText('And the retry policy?');
@@ -67,6 +68,7 @@ test('a new turn scrolls into view and is followed; scrolling up stops following
   // Back at the latest, a finished answer shows its end and its references.
   await jump.click();
   await expect(jump).toHaveCount(0);
+  served.ollama.onChat(rewriteReply('How long until the gateway times out?'));
   served.ollama.onChat(citingReply(20));
   await ask(page, 'How long until the gateway times out?');
   await waitTurnEnded(page, /^Done$/);
@@ -139,6 +141,7 @@ test('retrieval steps show above the answer being written, per conversation, fol
   // Asking at once after opening a conversation (before it has loaded) still shows the new turn.
   const list = page.getByRole('navigation', { name: 'Conversations' });
   await list.getByRole('button', { name: 'New conversation' }).click();
+  served.ollama.onChat(rewriteReply('What is the timeout of the retry policy?'));
   served.ollama.onChat(slowReply(60));
   await list.getByRole('button', { name: /^What is the retry/ }).click();
   await ask(page, 'And the timeout?');

@@ -3,7 +3,7 @@
  * found in the answer (validated by code, never trusted from the model), and the references list.
  */
 import { z } from 'zod';
-import { Passage, Provenance, Timestamp } from './models';
+import { Passage, Provenance, SearchDepth, SearchEnhancement, Timestamp } from './models';
 
 /** One `[n]` in an answer, checked against the turn's passages. */
 export const Citation = z.object({
@@ -68,6 +68,13 @@ export const TurnInfo = z.object({
   /** What went wrong without failing the turn, for people (answer cut, unreadable model output, no answer).
    *  Absent on messages stored before it existed. */
   warnings: z.array(z.string()).optional(),
+  /** The automatic search's query: rewritten from the message (`via` the model, or the previous question's key
+   *  `terms` without one) or the message itself (`via` null). Absent on messages stored before it existed. */
+  query: z.object({ text: z.string(), rewrittenFrom: z.string().nullable(), via: z.enum(['model', 'terms']).nullable() }).optional(),
+  /** The depth the person chose for this message, when they chose one. */
+  depth: SearchDepth.optional(),
+  /** Stage figures of the automatic search's enhancements, when any was asked for. */
+  enhance: SearchEnhancement.optional(),
 });
 export type TurnInfo = z.infer<typeof TurnInfo>;
 
@@ -111,7 +118,12 @@ export type LlmStatus = z.infer<typeof LlmStatus>;
 
 /** One thing a running turn did so far, as its events said it: searches, tool calls, the start of the answer. */
 export const TurnStep = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('searching'), query: z.string() }),
+  z.object({
+    kind: z.literal('searching'), query: z.string(),
+    /** The message the query was rewritten from, and how it went when not by the model. */
+    rewrittenFrom: z.string().optional(),
+    note: z.string().optional(),
+  }),
   z.object({
     kind: z.literal('found'), count: z.number().int(), paths: z.array(z.string()),
     /** Identifier-like words of the query that occur nowhere in the knowledge base. */

@@ -8,6 +8,7 @@ import { ChatMessage, Citation, Conversation, Decision, LlmStatus, Reference, Ru
 import { GlossaryEntry, GlossaryLookup } from './models';
 import { AppInfo, DigestStatus, Evidence, Folder, IngestStatus, KnowledgeBase, ModelProgress, ManifestRow, PageDetail, PageSummary, SearchMode, SearchResult } from './models';
 import { ProviderSettings, Settings, SettingsPatch } from './settings';
+import { EnhanceRequest, SearchDepth } from './models';
 
 /** Declare one operation: its argument schema and its result schema. */
 function op<A extends z.ZodType, R extends z.ZodType>(args: A, result: R) {
@@ -79,6 +80,8 @@ export const operations = {
        * answer (the no-model notice); default: Chinese when the question has Chinese characters, else English.
        */
       language: z.string().min(2).max(35).optional(),
+      /** How deep this message's search goes (quick / balanced / deep); default: the settings' enhancements. */
+      depth: SearchDepth.optional(),
     }),
     z.object({ turnId: z.string(), conversationId: z.string(), userMessageId: z.string() }),
   ),
@@ -164,6 +167,10 @@ export const operations = {
         .array(z.string().max(1000, 'a page reference is longer than 1,000 characters'))
         .max(100, 'at most 100 page references are allowed')
         .optional(),
+      /** LLM enhancements (rewrite, multi-query, HyDE, rerank); default: the settings' defaults. */
+      enhance: EnhanceRequest.optional(),
+      /** Earlier questions of a conversation, oldest first, for rewriting a follow-up (`enhance.rewrite`). */
+      history: z.array(z.string().max(4000)).max(10).optional(),
     }),
     SearchResult,
   ),
@@ -216,7 +223,8 @@ export const events = {
   // A chat turn, in this order when it searches: search.started → search.done | search.empty |
   // search.failed → (tool.called, tool.result)* → answer.token* → answer.done | answer.failed.
   'turn.started': z.object({ turnId: z.string(), conversationId: z.string(), userMessageId: z.string() }),
-  'search.started': z.object({ turnId: z.string(), query: z.string() }),
+  // rewrittenFrom: the message when `query` is its rewrite; note: how the rewrite went when not by the model.
+  'search.started': z.object({ turnId: z.string(), query: z.string(), rewrittenFrom: z.string().optional(), note: z.string().optional() }),
   // noExactMatch: identifiers of the question found nowhere in the knowledge base (SearchResult's).
   'search.done': z.object({
     turnId: z.string(), count: z.number().int(), paths: z.array(z.string()), noExactMatch: z.array(z.string()).optional(),

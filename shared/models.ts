@@ -232,8 +232,57 @@ export const Passage = z.object({
   rrfScore: z.number().nullable(),
   /** The page's version, when it or another version of its document names one (absent otherwise). */
   version: PassageVersion.optional(),
+  /** Enhanced searches (issue #15): which probe and stage found this passage, best rank each (probe i is
+   *  `SearchResult.enhance.probes[i]`). Absent on plain searches. */
+  probes: z.array(z.object({ probe: z.number().int(), stage: z.enum(['keyword', 'vector']), rank: z.number().int() })).optional(),
+  /** Its 1-based place in a reranker's order, and the reranker's score (null where it gives none). Absent unless reranked. */
+  rerankPosition: z.number().int().nullable().optional(),
+  rerankScore: z.number().nullable().optional(),
 });
 export type Passage = z.infer<typeof Passage>;
+
+/** How deep one message's search goes (the composer's choice): quick, balanced or deep. */
+export const SearchDepth = z.enum(['quick', 'balanced', 'deep']);
+export type SearchDepth = z.infer<typeof SearchDepth>;
+
+/** LLM enhancements of a search as asked for; an absent field leaves it to the next in precedence. */
+export const EnhanceRequest = z.object({
+  /** Rewrite the query (with `history`, a follow-up into a standalone question). */
+  rewrite: z.boolean().optional(),
+  /** Queries searched, the original first (1 = only it). 1–8. */
+  multiQuery: z.number().int().min(1, 'must be at least 1').max(8, 'must be at most 8').optional(),
+  /** Embed a hypothetical answer passage as one more vector probe. */
+  hyde: z.boolean().optional(),
+  /** Rerank the fused candidates with this provider; null for none. */
+  rerank: z.enum(['llm', 'cross-encoder']).nullable().optional(),
+});
+export type EnhanceRequest = z.infer<typeof EnhanceRequest>;
+
+/** What the enhancements of a search did: its probes, the rerank, time spent and what was asked but not done. */
+export const SearchEnhancement = z.object({
+  /** Every probe searched, in order (index = `Passage.probes[].probe`): the query (or its rewrite) first. */
+  probes: z.array(z.object({
+    kind: z.enum(['query', 'rewrite', 'multi-query', 'hyde']),
+    text: z.string(),
+    stages: z.array(z.enum(['keyword', 'vector'])),
+  })),
+  /** The query as typed when it was rewritten, else null. */
+  rewrittenFrom: z.string().nullable(),
+  /** What ran after precedence, clamps and the model check. */
+  applied: z.object({ rewrite: z.boolean(), multiQuery: z.number().int(), hyde: z.boolean(), rerank: z.enum(['llm', 'cross-encoder']).nullable() }),
+  rerank: z.object({
+    kind: z.enum(['llm', 'cross-encoder']),
+    candidates: z.number().int(),
+    /** Why the reranker's reply was not used and the fused order kept; null when it was used. */
+    fallback: z.string().nullable(),
+    ms: z.number(),
+  }).nullable(),
+  /** What was asked and not done, or done differently, and why (no model, keyword-only, reranker not available). */
+  notes: z.array(z.string()),
+  /** Time of each step, ms (null: it did not run). */
+  ms: z.object({ rewrite: z.number().nullable(), multiQuery: z.number().nullable(), hyde: z.number().nullable(), rerank: z.number().nullable() }),
+});
+export type SearchEnhancement = z.infer<typeof SearchEnhancement>;
 
 /** How a search ran. */
 export const SearchMode = z.enum(['hybrid', 'keyword', 'vector']);
@@ -256,6 +305,8 @@ export const SearchResult = z.object({
    */
   noExactMatch: z.array(z.string()),
   timings: z.object({ totalMs: z.number(), embedMs: z.number().nullable(), keywordMs: z.number().nullable(), vectorMs: z.number().nullable(), fuseMs: z.number() }),
+  /** Stage figures of the LLM enhancements; absent when none was asked for. */
+  enhance: SearchEnhancement.optional(),
 });
 export type SearchResult = z.infer<typeof SearchResult>;
 

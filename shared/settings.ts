@@ -67,6 +67,29 @@ export const ProviderSettings = z.object({
   contextLength: z.number().int().min(512).max(10_000_000).nullable().optional(),
 });
 export type ProviderSettings = z.infer<typeof ProviderSettings>;
+/** Defaults and limits of the LLM enhancements of search (issue #15). */
+export const EnhanceSettings = z.object({
+  /** Rewrite a follow-up into a standalone query before the automatic search. Default true. */
+  rewrite: z.boolean(),
+  /** Queries per search by default, the original included. Default 1 (1–8). */
+  multiQuery: z.number().int('must be a whole number').min(1, 'must be at least 1').max(8, 'must be at most 8'),
+  /** Embed a hypothetical passage as one more vector probe by default. Default false. */
+  hyde: z.boolean(),
+  /** Rerank by default with this provider; null for none. Default null. */
+  rerank: z.enum(['llm', 'cross-encoder']).nullable(),
+  /** The most queries anyone may ask for (clamps the depth, tool arguments and CLI flags). Default 4 (1–8). */
+  maxMultiQuery: z.number().int('must be a whole number').min(1, 'must be at least 1').max(8, 'must be at most 8'),
+  /** HyDE allowed at all. Default true. */
+  allowHyde: z.boolean(),
+  /** Rerank allowed at all: false is a kill switch whatever is asked. Default true. */
+  allowRerank: z.boolean(),
+});
+export type EnhanceSettings = z.infer<typeof EnhanceSettings>;
+
+/** The enhancement settings when the person changed none. */
+export const DEFAULT_ENHANCE_SETTINGS: EnhanceSettings = {
+  rewrite: true, multiQuery: 1, hyde: false, rerank: null, maxMultiQuery: 4, allowHyde: true, allowRerank: true,
+};
 
 /** Every setting. */
 export const Settings = z.object({
@@ -117,6 +140,8 @@ export const Settings = z.object({
   kbProviders: z.record(z.string(), z.string().trim().min(1)),
   /** Knowledge bases whose person has been told that their passages go to a hosted (non-loopback) provider. */
   hostedNoticeSeen: z.array(z.string()),
+  /** Search enhancements: defaults and limits. Default {@link DEFAULT_ENHANCE_SETTINGS}. */
+  enhance: EnhanceSettings.optional(),
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -142,4 +167,5 @@ export const DEFAULT_SETTINGS: Settings = {
   defaultProvider: null,
   kbProviders: {},
   hostedNoticeSeen: [],
+  enhance: DEFAULT_ENHANCE_SETTINGS,
 };

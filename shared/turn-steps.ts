@@ -16,7 +16,11 @@ export function stepOfEvent(event: string, payload: unknown, answering: boolean)
   const noExactMatch = missing.length > 0 ? { noExactMatch: missing } : {};
   switch (event) {
     case 'search.started':
-      return { kind: 'searching', query: text('query') };
+      return {
+        kind: 'searching', query: text('query'),
+        ...(text('rewrittenFrom') ? { rewrittenFrom: text('rewrittenFrom') } : {}),
+        ...(text('note') ? { note: text('note') } : {}),
+      };
     case 'search.done': {
       const paths = Array.isArray(p.paths) ? p.paths.filter((x): x is string => typeof x === 'string') : [];
       return { kind: 'found', count: typeof p.count === 'number' ? p.count : paths.length, paths, ...noExactMatch };

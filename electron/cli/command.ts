@@ -18,7 +18,7 @@ export interface CommandInput {
   sift: Sift;
   args: string[];
   flags: { json?: boolean; port?: string; static?: string; watch?: boolean; 'top-k'?: string; mode?: string; model?: string; 'ollama-host'?: string; conversation?: string; format?: string; out?: string; message?: string; 'follow-links'?: boolean;
-    kb?: string[]; on?: boolean; off?: boolean; provider?: string; 'base-url'?: string };
+    kb?: string[]; on?: boolean; off?: boolean; provider?: string; 'base-url'?: string; rewrite?: boolean; 'multi-query'?: string; hyde?: boolean; rerank?: string; enhance?: string; history?: string[] };
   io: CommandIo;
 }
 

@@ -6,6 +6,8 @@ import { SCORE_NAMES, type QueryScores } from '../core/eval/metrics';
 import { runEval, type EvalReport } from '../core/eval/runner';
 import { dataPaths, resolveDataDir } from '../core/paths';
 import { need, printJson, table, type Command, type CommandInput } from './command';
+import { parseEnhanceList } from './enhance-flags';
+import { ollamaHostFromEnv } from '../core/live-config';
 import { UsageError } from './usage';
 
 /** The flags `eval` reads; `--split` is its own, and `--data-dir` decides whether downloads are kept. */
@@ -24,6 +26,7 @@ export function formatReport(r: EvalReport): string {
     `${r.dataset} (${r.format} format, split ${r.split}) — ${r.ranMode ?? r.mode} search, top ${r.topK}${r.embeddingModel ? `, ${r.embeddingModel}` : ''}`,
   ];
   if (r.keywordOnlyReason) lines.push(`keyword-only although ${r.mode} was asked: ${r.keywordOnlyReason}`);
+  if (r.enhance) lines.push(`enhance    ${describeEnhance(r.enhance)}`);
   lines.push(`documents  ${r.documents.indexed} indexed, ${r.documents.failed} failed`);
   lines.push(`queries    ${r.queries.evaluated} evaluated, ${r.queries.skipped} skipped (no relevant document in qrels/${r.split}.tsv)`);
   lines.push('');
@@ -35,6 +38,13 @@ export function formatReport(r: EvalReport): string {
   lines.push(`elapsed    indexing ${(r.elapsedMs.ingest / 1000).toFixed(1)} s, searching ${(r.elapsedMs.search / 1000).toFixed(1)} s`);
   for (const w of r.warnings) lines.push(`warning: ${w}`);
   return lines.join('\n');
+}
+
+/** An EnhanceRequest as the `--enhance` list that asks for it. */
+function describeEnhance(e: NonNullable<EvalReport['enhance']>): string {
+  const parts = [e.rewrite !== undefined && `rewrite=${e.rewrite}`, e.multiQuery !== undefined && `multi-query=${e.multiQuery}`,
+    e.hyde !== undefined && `hyde=${e.hyde}`, e.rerank !== undefined && `rerank=${e.rerank ?? 'none'}`];
+  return parts.filter(Boolean).join(', ') || 'settings defaults';
 }
 
 /** `--top-k` and `--mode` for eval, or a usage error. */
@@ -68,6 +78,8 @@ export const evalCommands: Record<string, Command> = {
         modelsDir: dataPaths(resolveDataDir(namedDataDir)).models,
         modelsReadOnly: !namedDataDir,
         onProgress: progress,
+        enhance: flags.enhance === undefined ? undefined : parseEnhanceList(flags.enhance),
+        chat: { host: ollamaHostFromEnv(flags['ollama-host'] ?? process.env.OLLAMA_HOST), model: flags.model },
       });
       return flags.json ? printJson(io, report) : (io.out(formatReport(report)), 0);
     },

@@ -35,6 +35,11 @@ Search:
   search KB "QUERY" [--top-k N] [--mode hybrid|keyword|vector] [--json]
                               hybrid keyword + vector search; passages with where they
                               came from and why they were found
+    [--rewrite [--history "EARLIER QUESTION"]...] [--multi-query N] [--hyde]
+    [--rerank llm|cross-encoder|none] [--model M] [--ollama-host URL]
+                              LLM enhancements: rewrite a follow-up, search N phrasings,
+                              add a hypothetical-answer probe, rerank; what each did is
+                              shown with the results (off, with a note, without a model)
   glossary KB [TERM] [--json] the knowledge base's glossary (pages named glossary, 术语表 or
                               词汇表, or with front matter "sift: glossary"); with TERM, its
                               entries by any of its names, else those of the terms it names
@@ -45,6 +50,9 @@ Evaluation:
                               queries.jsonl and qrels/S.tsv, S default test) into a throw-away
                               knowledge base and print Hit@5, Recall@5/20, MRR@10, nDCG@10
                               overall and per category, and latency; --top-k default 20
+    [--enhance rewrite,multi-query=N,hyde,rerank=llm|cross-encoder] [--ollama-host URL]
+                              measure the enhancements (follow-ups of followups.jsonl are
+                              searched with their history)
 
 Other agents (MCP):
   mcp [--kb KB]...            serve Sift's tools (search, get_context, read_page, list_pages,

@@ -42,6 +42,12 @@ const OPTIONS = {
   'follow-links': { type: 'boolean' },
   on: { type: 'boolean' },
   off: { type: 'boolean' },
+  rewrite: { type: 'boolean' },
+  'multi-query': { type: 'string' },
+  hyde: { type: 'boolean' },
+  rerank: { type: 'string' },
+  enhance: { type: 'string' },
+  history: { type: 'string', multiple: true },
 } as const;
 
 const commands = { ...kbCommands, ...ingestCommands, ...searchCommands, ...evalCommands, ...chatCommands, ...exportCommands, ...mcpCommands, ...glossaryCommands, ...digestCommands };

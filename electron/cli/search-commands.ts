@@ -1,6 +1,8 @@
 /** The CLI's search commands: `search` (and later `eval`). */
-import type { Passage, SearchResult } from '../../shared/models';
+import type { Passage, SearchEnhancement, SearchResult } from '../../shared/models';
+import { ollamaHostFromEnv } from '../core/live-config';
 import { call, need, printJson, type Command } from './command';
+import { enhanceOfFlags } from './enhance-flags';
 import { UsageError } from './usage';
 
 function where(p: Passage): string {
@@ -15,7 +17,19 @@ function where(p: Passage): string {
 function figures(p: Passage): string {
   const kw = p.keywordRank === null ? 'keyword –' : `keyword #${p.keywordRank} (bm25 ${p.keywordScore?.toFixed(2)})`;
   const vec = p.vectorRank === null ? 'vector –' : `vector #${p.vectorRank} (distance ${p.vectorDistance?.toFixed(3)})`;
-  return `${p.hitReason}; ${kw}; ${vec}; rrf ${p.rrfScore === null ? '–' : p.rrfScore.toFixed(4)}`;
+  const base = `${p.hitReason}; ${kw}; ${vec}; rrf ${p.rrfScore === null ? '–' : p.rrfScore.toFixed(4)}`;
+  const probes = p.probes?.length ? `; probes ${p.probes.map((h) => `q${h.probe + 1} ${h.stage} #${h.rank}`).join(', ')}` : '';
+  const rerank = p.rerankPosition ? `; rerank #${p.rerankPosition}${p.rerankScore == null ? '' : ` (${p.rerankScore.toFixed(3)})`}` : '';
+  return base + probes + rerank;
+}
+
+/** What the enhancements did, for a terminal: the probes (q1 … as the passages name them), rerank, notes. */
+function enhanceLines(e: SearchEnhancement): string[] {
+  const lines = e.probes.map((p, i) => `q${i + 1} ${p.kind}: ${p.text.replace(/\s+/g, ' ').slice(0, 160)}`);
+  if (e.rewrittenFrom !== null) lines.push(`(rewritten from: ${e.rewrittenFrom})`);
+  if (e.rerank) lines.push(`rerank ${e.rerank.kind}: ${e.rerank.candidates} candidates, ${e.rerank.ms} ms${e.rerank.fallback ? `, fused order kept: ${e.rerank.fallback}` : ''}`);
+  for (const note of e.notes) lines.push(`(${note})`);
+  return lines;
 }
 
 /** Search results for a terminal (the keyword-only note is not among them: it goes to stderr, see `search`). */
@@ -27,6 +41,7 @@ export function formatResults(r: SearchResult): string {
     const words = r.noExactMatch.join(', ');
     lines.push(`(no exact match for ${words} in this knowledge base: passages below match only other words or parts)`);
   }
+  if (r.enhance) lines.push(...enhanceLines(r.enhance));
   if (r.passages.length === 0) lines.push('Nothing matched in this knowledge base.');
   r.passages.forEach((p, i) => {
     lines.push(`[${i + 1}] ${p.title} — ${where(p)}  [${p.start}, ${p.end})`);
@@ -41,13 +56,17 @@ export function formatResults(r: SearchResult): string {
 export const searchCommands: Record<string, Command> = {
   search: {
     words: 1,
+    // The chat model writes the enhancements (--rewrite, --multi-query, --hyde, --rerank llm).
+    core: (flags) => ({ chat: { host: ollamaHostFromEnv(flags['ollama-host'] ?? process.env.OLLAMA_HOST), model: flags.model } }),
     async run({ sift, args, flags, io }) {
       const [kb, query] = need(args, ['kb', 'query']);
       const topK = flags['top-k'] === undefined ? 5 : Number(flags['top-k']);
       if (!Number.isInteger(topK) || topK < 1 || topK > 50) throw new UsageError(`--top-k must be a whole number from 1 to 50, got ${flags['top-k']}`);
       const mode = flags.mode ?? 'hybrid';
       if (mode !== 'hybrid' && mode !== 'keyword' && mode !== 'vector') throw new UsageError(`--mode must be hybrid, keyword or vector, got ${mode}`);
-      const result = await call(sift, 'search.query', { kb: kb!, query: query!, topK, mode });
+      const enhance = enhanceOfFlags(flags);
+      const history = flags.history;
+      const result = await call(sift, 'search.query', { kb: kb!, query: query!, topK, mode, enhance, history });
       // Said once, beside the results, so stdout stays just the results (or the JSON) for a pipe.
       if (result.keywordOnlyReason) io.err(`sift: keyword-only search: ${result.keywordOnlyReason}`);
       return flags.json ? printJson(io, result) : (io.out(formatResults(result)), 0);

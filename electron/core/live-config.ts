@@ -11,6 +11,7 @@ import { failingClient, providerFor, ProviderClients, type ActiveProvider } from
 import type { LlmClient } from './llm/types';
 import { NO_SECRETS, resolveApiKey, type SecretStore } from './secrets';
 import type { SettingsStore } from './settings';
+import { DEFAULT_ENHANCE_SETTINGS, type EnhanceSettings } from '../../shared/settings';
 
 /** Host-level overrides of chat (CLI flags, tests). */
 export interface ChatOverrides extends Partial<ChatSettings> {
@@ -88,6 +89,11 @@ export class LiveConfig {
       think: s.think ?? undefined,
       ...chat,
     };
+  }
+
+  /** Defaults and limits of the search enhancements (issue #15). */
+  enhance(): EnhanceSettings {
+    return { ...DEFAULT_ENHANCE_SETTINGS, ...this.settings.get().enhance };
   }
 
   /** The embedding model to use. */

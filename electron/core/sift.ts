@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { operations, isOpName, type Handlers, type OpName, type OpResult } from '../../shared/contract';
-import type { DigestStatus, IngestStatus } from '../../shared/models';
+import type { DigestStatus, IngestStatus, ModelProgress } from '../../shared/models';
 import { SiftError, fail, ok, type Result } from '../../shared/errors';
 import { VERSION } from './version';
 import type { CoreContext } from './context';
@@ -28,6 +28,10 @@ import { providerHandlers } from './llm/provider-handlers';
 import type { SecretStore } from './secrets';
 import { chromiumPdfRenderer, type PdfRenderer } from './export/pdf';
 import type { SearchOptions } from './search/search';
+import { modelCompleter, type Completer } from './search/enhance/completer';
+import { defaultRerankers } from './search/enhance/run';
+import { createCrossEncoderReranker, crossEncoderOptionsFrom, type CrossEncoderReranker } from './search/rerank/cross-encoder';
+import type { RerankKind } from './search/rerank/types';
 import { VectorIndexBuilder } from './search/index-builder';
 import { Indexer, type IndexerOptions } from './ingest/indexer';
 import { FolderWatcher } from './ingest/watcher';
@@ -113,7 +117,24 @@ export function createSift(config: SiftConfig): Sift {
     model: () => live.chat().model,
     changed: config.autoIndex ? (kbId) => indexer.start(kbId) : undefined,
   }, config.digests);
-  const chatDeps = { llm: (kb?: string | null) => live.llm(kb), settings: (kb?: string | null) => live.chat(kb), embedder: () => embedding.get(), searchOptions, turns };
+  // The cross-encoder reranker, made on first use (its model loads on its first rerank); again when its model changes.
+  // The app does not hold a search for a download: reranks keep the fused order, saying so, until the model is there.
+  let crossEncoder: CrossEncoderReranker | null = null;
+  const crossEncoderNow = (): CrossEncoderReranker => {
+    const options = crossEncoderOptionsFrom(settings.get(), models);
+    if (crossEncoder && crossEncoder.modelId === options.modelId) return crossEncoder;
+    void crossEncoder?.close();
+    const onProgress = (p: ModelProgress) => ctx.events.emit('model.progress', p);
+    const made = createCrossEncoderReranker({ ...options, onProgress, waitForDownload: !config.autoIndex });
+    crossEncoder = made;
+    return made;
+  };
+  const enhance = {
+    completer: modelCompleter(() => live.llm(), () => live.chat().model),
+    settings: () => live.enhance(),
+    reranker: (kind: RerankKind, completer: Completer | null) => (kind === 'cross-encoder' ? crossEncoderNow() : defaultRerankers(kind, completer)),
+  };
+  const chatDeps = { llm: (kb?: string | null) => live.llm(kb), settings: (kb?: string | null) => live.chat(kb), embedder: () => embedding.get(), searchOptions, turns, enhance };
 
   const handlers: Handlers = {
     async 'app.info'() {
@@ -141,7 +162,7 @@ export function createSift(config: SiftConfig): Sift {
       embedding.retry();
       return indexer.start(resolveKb(ctx, kb).id);
     },
-    ...searchHandlers(ctx, () => embedding.get(), searchOptions),
+    ...searchHandlers(ctx, () => embedding.get(), searchOptions, enhance),
     ...chatHandlers(ctx, chatDeps),
     ...askHandlers(ctx, chatDeps),
     ...providerHandlers(ctx, live, settings),
@@ -215,6 +236,7 @@ export function createSift(config: SiftConfig): Sift {
       stopFollowing();
       stopDigesting();
       await digests.close();
+      await crossEncoder?.close();
       await turns.close();
       await watcher?.close();
       await indexer.close();

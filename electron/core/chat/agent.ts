@@ -12,6 +12,7 @@ import type { EventBus } from '../events';
 import type { LlmClient, LlmMessage, LlmToolCall } from '../llm/types';
 import { GLOSSARY_TOOL, TOOLS, formatPassage, noExactMatchNote } from './prompt';
 import { recoverToolArguments } from './tool-args';
+import type { EnhanceAsk } from '../search/enhance/plan';
 
 /** Limits of one turn. */
 export interface AgentLimits {
@@ -46,7 +47,7 @@ export interface AgentDeps {
   signal: AbortSignal;
   limits: AgentLimits;
   /** Search the turn's knowledge base, or null when the turn has none. */
-  search: ((query: string, topK: number) => Promise<SearchResult>) | null;
+  search: ((query: string, topK: number, more?: { enhanceArgs?: EnhanceAsk }) => Promise<SearchResult>) | null;
   /** Read `[start, end)` of a page as a passage. */
   readPage: ((path: string, start: number | undefined, end: number | undefined) => Promise<Passage>) | null;
   /** The glossary, offered as `lookup_glossary` (not counted in the search budget: it reads no index). Default none. */
@@ -119,7 +120,7 @@ async function searchTool(deps: AgentDeps, args: Record<string, unknown>): Promi
   const topK = typeof args.topK === 'number' && Number.isInteger(args.topK) ? Math.min(10, Math.max(1, args.topK)) : 5;
   let found: SearchResult;
   try {
-    found = await deps.search!(query, topK);
+    found = await deps.search!(query, topK, { enhanceArgs: enhanceArgsOf(args) });
   } catch (err) {
     return [false, 'search failed', `The search failed: ${(err as Error).message}. Answer with what you have and say the search failed.`];
   }
@@ -130,6 +131,15 @@ async function searchTool(deps: AgentDeps, args: Record<string, unknown>): Promi
   });
   if (found.noExactMatch.length > 0) lines.unshift(noExactMatchNote(found.noExactMatch));
   return [true, `${found.passages.length} passage(s)`, lines.join('\n\n')];
+}
+
+/** The enhancements the model asked for in its `kb_search` arguments (wrong types are ignored, never guessed). */
+export function enhanceArgsOf(args: Record<string, unknown>): EnhanceAsk | undefined {
+  const out: EnhanceAsk = {};
+  if (typeof args.multiQuery === 'number' && Number.isInteger(args.multiQuery) && args.multiQuery >= 1) out.multiQuery = Math.min(8, args.multiQuery);
+  if (typeof args.hyde === 'boolean') out.hyde = args.hyde;
+  if (typeof args.rerank === 'boolean') out.rerank = args.rerank ? 'llm' : null;
+  return Object.keys(out).length > 0 ? out : undefined;
 }
 
 async function readTool(deps: AgentDeps, args: Record<string, unknown>): Promise<[boolean, string, string]> {

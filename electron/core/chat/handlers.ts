@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Handlers } from '../../../shared/contract';
 import { SiftError } from '../../../shared/errors';
-import type { Passage } from '../../../shared/models';
+import type { Passage, SearchDepth } from '../../../shared/models';
 import type { CoreContext } from '../context';
 import { resolveKb } from '../kb/knowledge-bases';
 import type { LlmClient, LlmPing } from '../llm/types';
@@ -14,7 +14,9 @@ import { kbMetaPassages } from '../search/meta-pages';
 import { glossarySize, lookupGlossary, mentionedEntries, passagesOf } from '../glossary/store';
 import type { TurnGlossary } from './agent';
 import { buildPassage, pageByPath } from '../search/passages';
-import { searchKnowledgeBase, type QueryEmbedder, type SearchOptions } from '../search/search';
+import { searchKnowledgeBase, type EnhanceProviders, type QueryEmbedder, type SearchOptions } from '../search/search';
+import { modelCompleter } from '../search/enhance/completer';
+import { DEPTH_PRESETS, type EnhanceAsk } from '../search/enhance/plan';
 import { addMessage, createConversation, deleteConversation, getConversation, listConversations, listMessages, renameConversation } from './conversations';
 import { runTurn, TurnDiscarded, type ChatSettings, type TurnDeps } from './turn';
 import type { TurnRegistry } from './turn-registry';
@@ -53,22 +55,43 @@ export interface ChatDeps {
   settings: (kbId?: string | null) => ChatSettings;
   embedder: QueryEmbedder;
   searchOptions?: SearchOptions;
+  /** What search enhancements need (the chat model's completer, rerankers, settings); default: none run. */
+  enhance?: EnhanceProviders;
+}
+
+/** Choices of one message that shape its searches: the person's depth, and the model named for the turn. */
+export interface TurnChoices {
+  depth?: SearchDepth;
+  model?: string;
+  /** The knowledge base whose provider answers (a conversation's own); default the searched one. */
+  providerKbId?: string | null;
 }
 
 /**
  * A turn's dependencies for knowledge base `kbId` (null: no knowledge base, so no search, pages or meta
- * pages): the settings and model client as they are now, hybrid search, `read_page`, the meta pages and the glossary.
- * `providerKbId` (default `kbId`) is the knowledge base whose provider answers (a conversation's own).
+ * pages): the settings and model client as they are now, hybrid search (with the enhancements the person's depth,
+ * the model's tool arguments and the settings decide), `read_page`, the meta pages and the glossary.
  */
-export function turnDepsFor(ctx: CoreContext, deps: ChatDeps, kbId: string | null, providerKbId = kbId): TurnDeps {
+export function turnDepsFor(ctx: CoreContext, deps: ChatDeps, kbId: string | null, choices: TurnChoices = {}): TurnDeps {
+  const providerKbId = choices.providerKbId === undefined ? kbId : choices.providerKbId;
+  const llm = deps.llm(providerKbId);
+  const caller = choices.depth ? DEPTH_PRESETS[choices.depth] : undefined;
+  // The turn's provider writes its enhancements too, with the model named for the turn (else the configured one,
+  // else the first installed).
+  const providers = deps.enhance
+    ? { ...deps.enhance, completer: modelCompleter(() => llm, () => choices.model ?? deps.settings(providerKbId).model) }
+    : deps.enhance;
   const search = kbId
-    ? (query: string, topK: number) =>
-        searchKnowledgeBase(ctx.kbFiles.get(kbId), { query, topK, mode: 'hybrid' }, deps.embedder, deps.searchOptions)
+    ? (query: string, topK: number, more: { enhanceArgs?: EnhanceAsk } = {}) => {
+        const req = { query, topK, mode: 'hybrid' as const, enhance: caller, enhanceArgs: more.enhanceArgs };
+        return searchKnowledgeBase(ctx.kbFiles.get(kbId), req, deps.embedder, deps.searchOptions, providers);
+      }
     : null;
+  const rewriteFollowUps = caller?.rewrite ?? deps.enhance?.settings().rewrite ?? true;
   return {
-    appDb: ctx.appDb, events: ctx.events, llm: deps.llm(providerKbId), logsDir: path.join(ctx.dataDir, 'logs'),
+    appDb: ctx.appDb, events: ctx.events, llm, logsDir: path.join(ctx.dataDir, 'logs'),
     settings: deps.settings(providerKbId), search, readPage: kbId ? readPageOf(ctx, kbId) : null,
-    metaPassages: kbId ? () => kbMetaPassages(ctx.kbFiles.get(kbId)) : undefined,
+    metaPassages: kbId ? () => kbMetaPassages(ctx.kbFiles.get(kbId)) : undefined, rewriteFollowUps,
     glossary: kbId ? turnGlossaryOf(ctx, kbId) : undefined,
   };
 }
@@ -121,9 +144,9 @@ export function chatHandlers(
       ctx.events.emit('turn.started', { turnId, conversationId: conversation.id, userMessageId: userMessage.id });
       const request = {
         turnId, kbId, conversationId: conversation.id, message: args.message, history, model: args.model, think: args.think,
-        language: args.language,
+        language: args.language, depth: args.depth,
       };
-      const turnDeps = turnDepsFor(ctx, deps, kbId, conversation.kbId);
+      const turnDeps = turnDepsFor(ctx, deps, kbId, { depth: args.depth, model: args.model, providerKbId: conversation.kbId });
       const owner = { conversationId: conversation.id, kbId: conversation.kbId, userMessageId: userMessage.id };
       deps.turns.start(turnId, owner, (signal) => runTurn(request, turnDeps, signal));
       return { turnId, conversationId: conversation.id, userMessageId: userMessage.id };

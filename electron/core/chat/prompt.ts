@@ -27,7 +27,12 @@ export const TOOLS: LlmTool[] = [
     description: 'Search the knowledge base for passages about a query. Returns numbered passages you can cite as [n].',
     parameters: {
       type: 'object',
-      properties: { query: { type: 'string', description: 'what to look for' }, topK: { type: 'integer', minimum: 1, maximum: 10 } },
+      properties: {
+        query: { type: 'string', description: 'what to look for' }, topK: { type: 'integer', minimum: 1, maximum: 10 },
+        multiQuery: { type: 'integer', minimum: 1, maximum: 4, description: 'also search this many rephrasings (optional)' },
+        hyde: { type: 'boolean', description: 'also search by a hypothetical answer passage (optional)' },
+        rerank: { type: 'boolean', description: 'rerank the results by reading them (optional, slower)' },
+      },
       required: ['query'],
     },
   },

@@ -16,10 +16,22 @@ export interface RetrievalLogEntry {
   triggered: boolean;
   trigger: string;
   explicitRefs: string[];
-  results: { path: string; hitReason: string; score: number | null; start: number; end: number }[];
+  /** `probes` and `rerankPosition`/`rerankScore`: an enhanced search's figures (absent on a plain one). */
+  results: {
+    path: string; hitReason: string; score: number | null; start: number; end: number;
+    probes?: { probe: number; stage: string; rank: number }[]; rerankPosition?: number | null; rerankScore?: number | null;
+  }[];
   contextChars: number;
   error: string | null;
   timings: { totalMs: number; searchMs: number | null; firstTokenMs: number | null };
+  /** The query the automatic search ran, and the message it was rewritten from (`rewrittenVia` model or terms). */
+  query?: string;
+  rewrittenFrom?: string | null;
+  rewrittenVia?: 'model' | 'terms' | null;
+  /** The depth the person chose for the message. */
+  depth?: string;
+  /** The search enhancements' probes, rerank, notes and times. */
+  enhance?: { probes: { kind: string; text: string }[]; applied: unknown; rerank: unknown; notes: string[]; ms: unknown };
 }
 
 /** Append one entry (creating the folder); a failure to log never fails the turn. */

@@ -37,6 +37,8 @@ describe("a conversation's running turn", () => {
     bench = await startChatBench();
     bench.ollama.onChat({ chunks: [{ content: 'First.' }] });
     const first = await bench.ask('First question?');
+    // The follow-up's standalone rewrite comes first, then its (slow) answer.
+    bench.ollama.onChat({ chunks: [{ content: 'Second question?' }] });
     bench.ollama.onChat({ chunks: words(100), delayMs: 20 });
     const b = bench;
     const out = await bench.ask('Second question?', {

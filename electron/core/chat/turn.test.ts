@@ -174,9 +174,11 @@ describe.each(['ollama', 'openai'] as const)('a chat turn on %s', (provider) => 
     bench = await startChatBench({ provider });
     bench.server.onChat({ chunks: [{ content: 'Three times [1].' }] });
     const first = await bench.ask('How often does the client retry?');
+    // A follow-up is first rewritten into a standalone query (one short request), then answered.
+    bench.server.onChat({ chunks: [{ content: 'How long does the client wait between retries?' }] });
     bench.server.onChat({ chunks: [{ content: 'Two seconds [1].' }] });
     await bench.ask('And how long does it wait?', { conversationId: first.conversationId });
-    const second = bench.chatRequests()[1]!.messages.map((m) => [m.role, m.content.slice(0, 30)]);
+    const second = bench.chatRequests()[2]!.messages.map((m) => [m.role, m.content.slice(0, 30)]);
     expect(second).toEqual([
       ['system', expect.any(String)],
       ['user', 'How often does the client retr'],

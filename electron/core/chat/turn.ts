@@ -7,12 +7,15 @@
 import type Database from 'better-sqlite3';
 import type { ChatMessage, Citation, TurnInfo } from '../../../shared/chat-models';
 import { SiftError } from '../../../shared/errors';
-import type { Passage, SearchResult } from '../../../shared/models';
+import type { Passage, SearchDepth, SearchEnhancement, SearchResult } from '../../../shared/models';
 import { BUILTIN_PROVIDER } from '../../../shared/settings';
 import { parseWikiRefs } from '../../../shared/wiki-refs';
 import { now } from '../context';
 import type { EventBus } from '../events';
 import type { LlmClient } from '../llm/types';
+import { completerOf } from '../search/enhance/completer';
+import type { EnhanceAsk } from '../search/enhance/plan';
+import { rewriteFollowUp } from '../search/enhance/rewrite';
 import { runAgent, type AgentLimits, type TurnGlossary } from './agent';
 import { checkCitations, decide, referencesOf } from './answer-check';
 import { addMessage } from './conversations';
@@ -50,7 +53,11 @@ export interface TurnDeps {
   llm: LlmClient;
   logsDir: string;
   settings: ChatSettings;
-  search: ((query: string, topK: number) => Promise<SearchResult>) | null;
+  /** Search the turn's knowledge base; `more.enhanceArgs`: the model's own choice of enhancements (tool arguments). */
+  search: ((query: string, topK: number, more?: { enhanceArgs?: EnhanceAsk }) => Promise<SearchResult>) | null;
+  /** Rewrite a follow-up into a standalone query before the automatic search. Default true (setting `enhance.rewrite`;
+   *  the person's depth, when chosen, decides). */
+  rewriteFollowUps?: boolean;
   readPage: ((path: string, start: number | undefined, end: number | undefined) => Promise<Passage>) | null;
   /** The knowledge base's meta pages (README, overview…), quoted first for questions about the whole of it. */
   metaPassages?: () => Passage[];
@@ -73,6 +80,8 @@ export interface TurnRequest {
   think?: boolean;
   /** The asker's UI language (BCP 47); default: read from the question's script. */
   language?: string;
+  /** The depth the person chose for this message (recorded with the turn; the search applies it). */
+  depth?: SearchDepth;
 }
 
 interface Retrieval {
@@ -85,16 +94,39 @@ interface Retrieval {
   catalogue?: string;
   /** Identifiers of the question found nowhere in the knowledge base. */
   noExactMatch?: string[];
+  /** The query searched and how it was rewritten. */
+  query?: NonNullable<TurnInfo['query']>;
+  /** Why a follow-up was not rewritten by the model (it was widened with key terms instead). */
+  rewriteNote?: string;
+  enhance?: SearchEnhancement;
 }
 
-async function retrieve(req: TurnRequest, deps: TurnDeps, search: boolean, budget: number): Promise<Retrieval> {
+/** The automatic search's query: the follow-up rewritten (by the model, else with key terms), or the message. */
+async function queryOf(req: TurnRequest, deps: TurnDeps, model: string | null, down: string, signal?: AbortSignal) {
+  if (deps.rewriteFollowUps === false || req.history.length === 0) return { text: req.message, via: null, note: null };
+  const history = req.history.map((m) => ({ role: m.role, content: m.content }));
+  const completer = model ? completerOf(deps.llm, model) : down;
+  const rewritten = await rewriteFollowUp(req.message, history, completer, signal);
+  return { text: rewritten.query, via: rewritten.via, note: rewritten.note };
+}
+
+async function retrieve(req: TurnRequest, deps: TurnDeps, search: boolean, budget: number, model: ModelPick, signal?: AbortSignal): Promise<Retrieval> {
   const refs = parseWikiRefs(req.message).refs;
   if (!search || !deps.search) return { state: 'none', passages: [], error: null, ms: null, refs };
   const t = performance.now();
   // A whole-folder question searches differently: a catalogue looks for its topic across many pages.
   const asked = refs.length === 0 ? kbQuestionOf(req.message) : null;
-  const query = asked?.kind === 'catalogue' ? asked.topic : req.message;
-  deps.events.emit('search.started', { turnId: req.turnId, query });
+  const picked = 'model' in model ? model.model : null;
+  const rewritten = asked?.kind === 'catalogue'
+    ? { text: asked.topic, via: null, note: null }
+    : await queryOf(req, deps, picked, 'down' in model ? model.down : '', signal);
+  const query = rewritten.text;
+  const from = rewritten.via ? { rewrittenFrom: req.message } : {};
+  deps.events.emit('search.started', { turnId: req.turnId, query, ...from, ...(rewritten.note ? { note: rewritten.note } : {}) });
+  const said = {
+    query: { text: query, rewrittenFrom: rewritten.via ? req.message : null, via: rewritten.via },
+    ...(rewritten.note ? { rewriteNote: rewritten.note } : {}),
+  };
   try {
     const topK = asked?.kind === 'catalogue' ? Math.max(CATALOGUE_SEARCH, deps.settings.topK) : deps.settings.topK;
     const result = await deps.search(query, topK);
@@ -109,17 +141,18 @@ async function retrieve(req: TurnRequest, deps: TurnDeps, search: boolean, budge
     const passages = catalogue !== undefined ? bestPassagePerPage(mentioning) : fitPassages(defined, budget);
     const ms = Math.round(performance.now() - t);
     const { noExactMatch } = result;
+    const enhance = result.enhance ? { enhance: result.enhance } : {};
     if (passages.length === 0) {
       deps.events.emit('search.empty', { turnId: req.turnId, noExactMatch });
-      return { state: 'empty', passages, error: null, ms, refs, noExactMatch };
+      return { state: 'empty', passages, error: null, ms, refs, noExactMatch, ...said, ...enhance };
     }
     const paths = [...new Set(passages.map((p) => p.pagePath))];
     deps.events.emit('search.done', { turnId: req.turnId, count: passages.length, paths, noExactMatch });
-    return { state: 'found', passages, error: null, ms, refs, catalogue, noExactMatch };
+    return { state: 'found', passages, error: null, ms, refs, catalogue, noExactMatch, ...said, ...enhance };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     deps.events.emit('search.failed', { turnId: req.turnId, message });
-    return { state: 'failed', passages: [], error: message, ms: Math.round(performance.now() - t), refs };
+    return { state: 'failed', passages: [], error: message, ms: Math.round(performance.now() - t), refs, ...said };
   }
 }
 
@@ -133,7 +166,9 @@ function withMetaFirst(meta: Passage[], found: Passage[]): Passage[] {
 }
 
 /** The model to answer with and its window, or why no model can answer. */
-async function pickModel(req: TurnRequest, deps: TurnDeps): Promise<{ model: string; window: number | null } | { down: string }> {
+type ModelPick = { model: string; window: number | null } | { down: string };
+
+async function pickModel(req: TurnRequest, deps: TurnDeps): Promise<ModelPick> {
   try {
     const model = req.model ?? deps.settings.model ?? (await deps.llm.listModels())[0]?.name;
     const name = deps.llm.label;
@@ -185,8 +220,9 @@ async function answer(req: TurnRequest, deps: TurnDeps, signal: AbortSignal, st:
   st.picked = await pickModel(req, deps).catch((err: unknown) => ({ down: messageOf(err) }));
   const picked = st.picked;
   const budget = contextBudget('model' in picked ? picked.window : null, deps.settings.contextPercent);
-  st.retrieval = await retrieve(req, deps, st.trigger.search, budget);
+  st.retrieval = await retrieve(req, deps, st.trigger.search, budget, picked, signal);
   const retrieval = st.retrieval;
+  if (retrieval.rewriteNote) st.warnings.push(retrieval.rewriteNote);
   if (retrieval.catalogue !== undefined && retrieval.state === 'found') {
     // The list of pages is the answer, built by code with or without a model: each entry opens its passage.
     const listed = catalogueAnswer(retrieval.catalogue, retrieval.passages, req.language ? /^zh\b/i.test(req.language) : /\p{Script=Han}/u.test(req.message));
@@ -293,6 +329,9 @@ function finish(req: TurnRequest, deps: TurnDeps, st: TurnState, discarded: Turn
     ...('model' in picked ? { provider: deps.llm.label ?? BUILTIN_PROVIDER } : {}),
     timings: { totalMs: Math.round(performance.now() - st.t0), searchMs: retrieval.ms, firstTokenMs: st.firstTokenMs },
     ...(st.warnings.length > 0 ? { warnings: st.warnings } : {}),
+    ...(retrieval.query ? { query: retrieval.query } : {}),
+    ...(req.depth ? { depth: req.depth } : {}),
+    ...(retrieval.enhance ? { enhance: retrieval.enhance } : {}),
   };
   for (const warning of st.warnings) console.warn(`[sift] turn ${req.turnId}: ${warning}`);
   const keep = !discarded && (st.answer || status !== 'failed');
@@ -307,11 +346,28 @@ function finish(req: TurnRequest, deps: TurnDeps, st: TurnState, discarded: Turn
   appendRetrievalLog(deps.logsDir, {
     time: now(), conversationId: req.conversationId, kbId: req.kbId, messagePreview: req.message.slice(0, 120),
     triggered: st.trigger.search, trigger: st.trigger.reason, explicitRefs: retrieval.refs,
-    results: retrieval.passages.map((p) => ({ path: p.pagePath, hitReason: p.hitReason, score: p.rrfScore, start: p.start, end: p.end })),
+    results: retrieval.passages.map(logResult),
     contextChars: retrieval.passages.reduce((n, p) => n + p.text.length, 0), error: retrieval.error ?? failure?.message ?? null,
     timings: turn.timings,
+    ...(retrieval.query ? { query: retrieval.query.text, rewrittenFrom: retrieval.query.rewrittenFrom, rewrittenVia: retrieval.query.via } : {}),
+    ...(req.depth ? { depth: req.depth } : {}),
+    ...(retrieval.enhance ? { enhance: logEnhance(retrieval.enhance) } : {}),
   });
   return message;
+}
+
+/** A passage as one retrieval-log result: where, why, its score, and the enhanced search's figures when there are. */
+function logResult(p: Passage) {
+  const base = { path: p.pagePath, hitReason: p.hitReason, score: p.rrfScore, start: p.start, end: p.end };
+  const probes = p.probes ? { probes: p.probes } : {};
+  const rerank = p.rerankPosition !== undefined ? { rerankPosition: p.rerankPosition, rerankScore: p.rerankScore ?? null } : {};
+  return { ...base, ...probes, ...rerank };
+}
+
+/** The enhancements' figures for the log: probes by kind (HyDE text shortened), rerank, notes and times. */
+function logEnhance(e: SearchEnhancement) {
+  const probes = e.probes.map((p) => ({ kind: p.kind, text: p.kind === 'hyde' ? p.text.slice(0, 120) : p.text }));
+  return { probes, applied: e.applied, rerank: e.rerank, notes: e.notes, ms: e.ms };
 }
 
 function noAnswerWarning(toolRounds: number): string {

@@ -86,11 +86,25 @@ describe('loadDataset', () => {
     expect(ds.corpus.format).toBe('folder');
     expect(ds.queries.length).toBeGreaterThanOrEqual(40);
     const categories = new Set(ds.queries.map((q) => q.category));
-    expect([...categories].sort()).toEqual(['api-path', 'en-paraphrase', 'error-code', 'mixed', 'version', 'zh-2char']);
+    expect([...categories].sort()).toEqual(['api-path', 'en-paraphrase', 'error-code', 'followup', 'mixed', 'version', 'zh-2char']);
+    // The follow-ups of followups.jsonl carry their earlier questions.
+    expect(ds.queries.find((q) => q.id === 'fu-01')).toEqual({ id: 'fu-01', text: '那第二步呢？', category: 'followup', history: ['发布流程是怎样的？'] });
     expect(judgedQueries(ds)).toHaveLength(ds.queries.length);
     const docsDir = ds.corpus.format === 'folder' ? ds.corpus.docsDir : '';
     for (const judged of ds.qrels.values()) for (const doc of judged.keys()) expect(fs.existsSync(path.join(docsDir, doc)), doc).toBe(true);
     expect(fs.readdirSync(docsDir, { recursive: true }).filter((f) => fs.statSync(path.join(docsDir, String(f))).isFile()).length).toBeGreaterThanOrEqual(25);
+  });
+
+  it('refuses a follow-up without history, or one whose id is also a query', () => {
+    const dir = tempDir();
+    fs.mkdirSync(path.join(dir, 'docs'));
+    fs.mkdirSync(path.join(dir, 'qrels'));
+    fs.writeFileSync(path.join(dir, 'queries.jsonl'), '{"_id": "q1", "text": "retry"}\n');
+    fs.writeFileSync(path.join(dir, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\nq1\ta.md\t1\n');
+    fs.writeFileSync(path.join(dir, 'followups.jsonl'), '{"_id": "f1", "text": "and then?", "history": []}\n');
+    expect(thrown(() => loadDataset(dir)).message).toMatch(/followups\.jsonl:1: the follow-up "f1" needs "history"/);
+    fs.writeFileSync(path.join(dir, 'followups.jsonl'), '{"_id": "q1", "text": "and then?", "history": ["retry?"]}\n');
+    expect(thrown(() => loadDataset(dir)).message).toMatch(/the id "q1" is also a query of queries\.jsonl/);
   });
 
   it('says what is missing', () => {

@@ -5,6 +5,9 @@
  *   are paths relative to `docs/` (with `/` between folders).
  * `queries.jsonl` lines are `{"_id", "text", "category"?}`; a qrels file is a header line, then
  * `query-id <TAB> corpus-id <TAB> score` rows (score > 0: relevant; higher: more relevant).
+ * An optional `followups.jsonl` (either format) holds follow-up questions of a conversation:
+ * `{"_id", "history": ["earlier question", …], "text", "category"?}`, judged in the same qrels; they are searched
+ * with their history, so follow-up rewriting can be measured.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,6 +19,8 @@ export interface EvalQuery {
   text: string;
   /** A group to report figures for (e.g. `zh-2char`), or null. */
   category: string | null;
+  /** A follow-up's earlier questions, oldest first (from `followups.jsonl`); absent for a standalone query. */
+  history?: string[];
 }
 
 /** Relevance judgements: query id → (corpus id → graded score). */
@@ -88,6 +93,17 @@ export function parseQueries(text: string, file: string): EvalQuery[] {
   });
 }
 
+/** The follow-ups of a `followups.jsonl` text: queries with a non-empty `history` of questions. */
+export function parseFollowUps(text: string, file: string): EvalQuery[] {
+  const queries = parseQueries(text, file);
+  return lines(text).map(({ line, content }, i) => {
+    const history = jsonLine(content, file, line).history;
+    const ok = Array.isArray(history) && history.length > 0 && history.every((h) => typeof h === 'string' && h.trim() !== '');
+    if (!ok) throw bad(file, line, `the follow-up "${queries[i]!.id}" needs "history": a list of earlier questions`);
+    return { ...queries[i]!, history: history as string[] };
+  });
+}
+
 /**
  * The judgements of a qrels text (`query-id`, `corpus-id`, `score`, separated by tabs; corpus ids
  * may contain spaces). The first line is skipped when its score column is not a number (the
@@ -155,6 +171,14 @@ export function loadDataset(dir: string, split: string = DEFAULT_SPLIT): EvalDat
   const corpus = corpusOf(root);
   const queriesFile = path.join(root, 'queries.jsonl');
   const queries = parseQueries(readText(queriesFile, 'queries.jsonl'), queriesFile);
+  const followUpsFile = path.join(root, 'followups.jsonl');
+  if (fs.existsSync(followUpsFile)) {
+    const ids = new Set(queries.map((q) => q.id));
+    for (const q of parseFollowUps(readText(followUpsFile, 'followups.jsonl'), followUpsFile)) {
+      if (ids.has(q.id)) throw new SiftError('invalid_argument', `${followUpsFile}: the id "${q.id}" is also a query of queries.jsonl`);
+      queries.push(q);
+    }
+  }
   const qrelsFile = path.join(root, 'qrels', `${split}.tsv`);
   if (!fs.existsSync(qrelsFile)) {
     const splits = availableSplits(root);

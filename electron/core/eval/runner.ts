@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { SiftError } from '../../../shared/errors';
-import type { IngestStatus, PageSummary, SearchMode, SearchResult } from '../../../shared/models';
+import type { EnhanceRequest, IngestStatus, PageSummary, SearchMode, SearchResult } from '../../../shared/models';
 import type { EmbeddingConfig } from '../embedding';
 import { createSift, type Sift } from '../sift';
 import { writeBeirCorpus } from './beir-corpus';
@@ -31,6 +31,11 @@ export interface EvalOptions {
   tempRoot?: string;
   /** Called with short progress lines for a person (indexing, searching). Default none. */
   onProgress?: (line: string) => void;
+  /** LLM enhancements of every search (rewrite, multi-query, HyDE, rerank). Default: the settings' defaults, so
+   *  follow-ups are rewritten when a model answers and widened with key terms when none does. */
+  enhance?: EnhanceRequest;
+  /** The chat model writing the enhancements: its Ollama host and name. Default: 127.0.0.1:11434, first installed. */
+  chat?: { host?: string; model?: string };
 }
 
 /** One query's outcome. */
@@ -55,6 +60,8 @@ export interface EvalReport {
   keywordOnlyReason: string | null;
   embeddingModel: string | null;
   topK: number;
+  /** The enhancements asked for, when any (absent: the settings' defaults). */
+  enhance?: EnhanceRequest;
   documents: { indexed: number; failed: number };
   /** `skipped`: queries with no relevant document in the split's qrels. */
   queries: { total: number; evaluated: number; skipped: number };
@@ -117,9 +124,10 @@ function documentsOf(result: SearchResult, docOf: Map<string, string>): string[]
  * document) and the list was full, it asks again for the most passages there are; the latency
  * reported is the first search's, the one a person asking for `topK` passages waits for.
  */
-async function rankQuery(sift: Sift, query: EvalQuery, mode: SearchMode, topK: number, docOf: Map<string, string>) {
+async function rankQuery(sift: Sift, query: EvalQuery, how: SearchHow, topK: number, docOf: Map<string, string>) {
+  const args = { kb: 'eval', query: query.text, mode: how.mode, enhance: how.enhance, history: query.history };
   const search = (k: number) =>
-    must<SearchResult>(sift, 'search.query', { kb: 'eval', query: query.text, topK: k, mode }).catch((err: SiftError) => {
+    must<SearchResult>(sift, 'search.query', { ...args, topK: k }).catch((err: SiftError) => {
       throw new SiftError(err.code, `${err.message} (query ${query.id})`);
     });
   const t0 = performance.now();
@@ -155,18 +163,28 @@ function byCategory(outcomes: QueryOutcome[]): EvalReport['categories'] {
   return [...groups.keys()].sort().map((name) => ({ name, queries: groups.get(name)!.length, scores: meanScores(groups.get(name)!) }));
 }
 
+/** How every query is searched. */
+interface SearchHow {
+  mode: SearchMode;
+  enhance?: EnhanceRequest;
+}
+
 /** Search every query in order (one at a time, so latencies are not skewed by each other) and score it. */
-async function searchAll(sift: Sift, dataset: EvalDataset, queries: EvalQuery[], mode: SearchMode, topK: number, docOf: Map<string, string>) {
+async function searchAll(sift: Sift, dataset: EvalDataset, queries: EvalQuery[], how: SearchHow, topK: number, docOf: Map<string, string>) {
   const outcomes: QueryOutcome[] = [];
   let ranMode: SearchMode | null = null;
   let keywordOnlyReason: string | null = null;
+  // What the enhancements could not do (no model, a timeout), each said once; a note's numbers vary, so the first 80
+  // characters count as the same note.
+  const notes = new Map<string, string>();
   for (const query of queries) {
-    const { result, ranking, latencyMs } = await rankQuery(sift, query, mode, topK, docOf);
+    const { result, ranking, latencyMs } = await rankQuery(sift, query, how, topK, docOf);
     ranMode ??= result.mode;
     keywordOnlyReason ??= result.keywordOnlyReason;
+    for (const note of result.enhance?.notes ?? []) if (!notes.has(note.slice(0, 80))) notes.set(note.slice(0, 80), note);
     outcomes.push({ id: query.id, category: query.category, ranking, scores: scoreQuery(ranking, dataset.qrels.get(query.id)!), latencyMs });
   }
-  return { outcomes, ranMode, keywordOnlyReason };
+  return { outcomes, ranMode, keywordOnlyReason, notes: [...notes.values()].map((n) => `search enhancement: ${n}`) };
 }
 
 /** Run `dataset` and score it; the temporary knowledge base is deleted whatever happens. */
@@ -182,7 +200,7 @@ export async function runEval(dataset: EvalDataset, options: EvalOptions = {}): 
   const sharedModels = options.modelsDir && embedding.provider === 'transformers'
     ? { modelsDir: options.modelsDir, modelsReadOnly: options.modelsReadOnly }
     : {};
-  const sift = createSift({ dataDir, embedding, ...sharedModels });
+  const sift = createSift({ dataDir, embedding, ...sharedModels, chat: options.chat });
   try {
     const t0 = performance.now();
     const { docOf, status } = await ingest(sift, dataset, workDir, say);
@@ -190,18 +208,19 @@ export async function runEval(dataset: EvalDataset, options: EvalOptions = {}): 
     const evaluated = judgedQueries(dataset);
     say(`searching ${evaluated.length} queries…`);
     const t1 = performance.now();
-    const { outcomes, ranMode, keywordOnlyReason } = await searchAll(sift, dataset, evaluated, mode, topK, docOf);
+    const how = { mode, enhance: options.enhance };
+    const { outcomes, ranMode, keywordOnlyReason, notes } = await searchAll(sift, dataset, evaluated, how, topK, docOf);
     const latencies = outcomes.map((o) => o.latencyMs);
     return {
       dataset: dataset.name, format: dataset.corpus.format, split: dataset.split, mode, ranMode, keywordOnlyReason,
-      embeddingModel: status.embeddingModel, topK,
+      embeddingModel: status.embeddingModel, topK, ...(options.enhance ? { enhance: options.enhance } : {}),
       documents: { indexed: status.pages, failed: status.filesFailed },
       queries: { total: dataset.queries.length, evaluated: evaluated.length, skipped: dataset.queries.length - evaluated.length },
       overall: meanScores(outcomes.map((o) => o.scores)),
       categories: byCategory(outcomes),
       latencyMs: { p50: percentile(latencies, 50), p95: percentile(latencies, 95) },
       elapsedMs: { ingest: ingestMs, search: round(performance.now() - t1) },
-      warnings: warningsOf(dataset, status, new Set(docOf.values())),
+      warnings: [...warningsOf(dataset, status, new Set(docOf.values())), ...notes],
       perQuery: outcomes,
     };
   } finally {

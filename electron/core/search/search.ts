@@ -18,6 +18,12 @@ import { pagesInScope, type SearchScope } from './scope';
 import { vectorSearch, vectorsOf, type VectorOptions } from './vector';
 import { preferVersions, versionMentions } from './version-rank';
 import { dayOf, pageVersions, withVersion } from './versions';
+import { writeProbes, rerankCandidates, type EnhanceProviders, type Probe, type Probes } from './enhance/run';
+import { fuseProbeLists, probesOf, type ProbeList } from './enhance/fuse';
+import type { EnhanceAsk } from './enhance/plan';
+import type { HistoryTurn } from './enhance/rewrite';
+
+export type { EnhanceProviders } from './enhance/run';
 
 /** What to search for. */
 export interface SearchRequest {
@@ -27,6 +33,12 @@ export interface SearchRequest {
   mode: SearchMode;
   scope?: SearchScope;
   refs?: string[];
+  /** The caller's LLM enhancements (depth, CLI flags); they win over `enhanceArgs` and the settings. */
+  enhance?: EnhanceAsk;
+  /** The model's own choice of enhancements (its `kb_search` tool arguments). */
+  enhanceArgs?: EnhanceAsk;
+  /** Earlier messages, oldest first, for rewriting a follow-up. */
+  history?: HistoryTurn[];
 }
 
 /** Tunables of the search pipeline. */
@@ -110,8 +122,13 @@ function chunkPlaces(db: Database.Database, ids: number[]): Map<number, ChunkPla
 
 /** Fused, diversified, merged passages for one query. */
 function rank(db: Database.Database, query: string, keyword: StageHit[] | null, vector: StageHit[] | null, limit: number, options: SearchOptions): { passages: { page: PageInfo; start: number; end: number; hits: FusedHit[] }[] } {
-  const fused = reciprocalRankFusion(keyword, vector).slice(0, Math.max(limit * 4, 20));
-  const diverse = vector ? maximalMarginalRelevance(fused, vectorsOf(db, fused.map((h) => h.chunkId)), limit * 2, options.lambda ?? 0.5) : fused.slice(0, limit * 2);
+  return rankFused(db, reciprocalRankFusion(keyword, vector), vector !== null, limit, options);
+}
+
+/** Diversified, merged passages of a fused list (`vectors`: whether any vector stage ran, so MMR can). */
+function rankFused<H extends FusedHit>(db: Database.Database, all: H[], vectors: boolean, limit: number, options: SearchOptions) {
+  const fused = all.slice(0, Math.max(limit * 4, 20));
+  const diverse = vectors ? maximalMarginalRelevance(fused, vectorsOf(db, fused.map((h) => h.chunkId)), limit * 2, options.lambda ?? 0.5) : fused.slice(0, limit * 2);
   const merged = mergeAdjacent(diverse, chunkPlaces(db, diverse.map((h) => h.chunkId)));
   const pages = loadPages(db, merged.map((m) => m.pageId));
   return { passages: merged.flatMap((m) => (pages.has(m.pageId) ? [{ page: pages.get(m.pageId)!, start: m.start, end: m.end, hits: m.hits }] : [])) };
@@ -123,8 +140,38 @@ function opening(db: Database.Database, page: PageInfo): Passage | null {
   return first ? buildPassage(page, first.start, first.end, [], 'explicit') : null;
 }
 
-/** Search one knowledge base. */
-export async function searchKnowledgeBase(db: Database.Database, req: SearchRequest, embedder: QueryEmbedder, options: SearchOptions = {}): Promise<SearchResult> {
+/** Each probe's stage lists inside `scope` (a HyDE probe: its passage's vector only), with the stage times summed. */
+async function probeLists(db: Database.Database, probes: Probe[], mode: SearchMode, model: Embedder | null, scope: number[] | null, options: SearchOptions) {
+  const lists: ProbeList[] = [];
+  const timings = { keywordMs: null as number | null, embedMs: null as number | null, vectorMs: null as number | null };
+  const add = (key: keyof typeof timings, value: number | null) => {
+    if (value !== null) timings[key] = (timings[key] ?? 0) + value;
+  };
+  for (const [probe, p] of probes.entries()) {
+    if (p.kind === 'hyde') {
+      const t = performance.now();
+      lists.push({ probe, stage: 'vector', hits: vectorSearch(db, p.vector!, options.stageLimit ?? 50, scope, options) });
+      add('vectorMs', ms(t));
+      continue;
+    }
+    const s = await stages(db, p.text, mode, model, scope, options);
+    if (s.keyword) lists.push({ probe, stage: 'keyword', hits: s.keyword });
+    if (s.vector) lists.push({ probe, stage: 'vector', hits: s.vector });
+    add('keywordMs', s.keywordMs);
+    add('embedMs', s.embedMs);
+    add('vectorMs', s.vectorMs);
+  }
+  return { lists, timings };
+}
+
+/** Search one knowledge base. `providers`: what LLM enhancements need; without them none runs. */
+export async function searchKnowledgeBase(
+  db: Database.Database,
+  req: SearchRequest,
+  embedder: QueryEmbedder,
+  options: SearchOptions = {},
+  providers?: EnhanceProviders,
+): Promise<SearchResult> {
   const t0 = performance.now();
   const parsed = parseWikiRefs([req.query, ...(req.refs ?? []).map((r) => `[[${r}]]`)].join(' '));
   const refPages = parsed.refs.map((path) => ({ path, page: pageByPath(db, path) }));
@@ -151,18 +198,28 @@ export async function searchKnowledgeBase(db: Database.Database, req: SearchRequ
       if (open) passages.push(withVersion(open, version));
     } else for (const r of ranked) passages.push(withVersion(buildPassage(r.page, r.start, r.end, r.hits, 'explicit'), version));
   }
+  let probes: Probes | null = null;
   if (text) {
-    const s = await stages(db, text, mode, model, scope, options);
-    timings = { keywordMs: s.keywordMs, embedMs: s.embedMs, vectorMs: s.vectorMs };
+    probes = await writeProbes(text, req, { mode, keywordOnlyReason: reason, embedder: model }, providers);
+    const query = probes.probes[0]!.text;
+    const run = await probeLists(db, probes.probes, mode, model, scope, options);
+    timings = run.timings;
+    const candidates: Passage[] = [];
+    const vectors = run.lists.some((l) => l.stage === 'vector');
     // Where versions of one document both match, the one the query names, else the current one, comes first.
-    const fused = rank(db, text, s.keyword, s.vector, req.topK, options).passages;
+    const fused = rankFused(db, fuseProbeLists(run.lists), vectors, req.topK, options).passages;
     const versions = pageVersions(db, fused.map((r) => r.page.id), today);
-    for (const r of preferVersions(fused, (f) => versions.get(f.page.id), versionMentions(text))) {
-      if (passages.length >= Math.max(req.topK, refPages.length)) break;
+    for (const r of preferVersions(fused, (f) => versions.get(f.page.id), versionMentions(query))) {
       if (isHeadingOnly(r.page, r.start, r.end)) continue;
-      const reason = matchesTitle(text, r.page.titleTokens) ? 'title' : 'body';
-      const p = withVersion(buildPassage(r.page, r.start, r.end, r.hits, reason), versions.get(r.page.id));
-      if (!taken(p)) passages.push(p);
+      const hitReason = matchesTitle(query, r.page.titleTokens) ? 'title' : 'body';
+      const p = withVersion(buildPassage(r.page, r.start, r.end, r.hits, hitReason), versions.get(r.page.id));
+      if (taken(p) || candidates.some((q) => q.pagePath === p.pagePath && q.start < p.end && p.start < q.end)) continue;
+      candidates.push(probes.enhanced ? { ...p, probes: probesOf(r.hits) } : p);
+    }
+    const ordered = probes.enhanced ? await rerankCandidates(query, candidates, probes, providers) : candidates;
+    for (const p of ordered) {
+      if (passages.length >= Math.max(req.topK, refPages.length)) break;
+      passages.push(p);
     }
   }
   return {
@@ -173,5 +230,6 @@ export async function searchKnowledgeBase(db: Database.Database, req: SearchRequ
     rejectedRefs: parsed.rejected,
     noExactMatch: text ? keywordTerms(db, text).noExactMatch : [],
     timings: { totalMs: ms(t0), ...timings, fuseMs: ms(t1) - (timings.keywordMs ?? 0) - (timings.embedMs ?? 0) - (timings.vectorMs ?? 0) },
+    ...(probes?.enhanced ? { enhance: probes.report } : {}),
   };
 }

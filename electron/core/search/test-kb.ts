@@ -12,7 +12,7 @@ import type { Result } from '../../../shared/errors';
 import type { SearchResult } from '../../../shared/models';
 import { writeTestModel } from '../embed/test-model';
 import { dataPaths } from '../paths';
-import { createSift, type Sift } from '../sift';
+import { createSift, type Sift, type SiftConfig } from '../sift';
 import type { SearchOptions } from './search';
 
 /** A running core and the temporary folder holding its data, its model and its knowledge bases' files. */
@@ -30,9 +30,10 @@ export type SearchArgs = { kb: string; query: string } & Record<string, unknown>
 /**
  * Start a core: `model: 'test'` loads the generated tiny model (real transformers.js, offline),
  * `'none'` indexes and searches keyword-only, `'missing'` names a model that is not on disk.
- * `search` tunes the search pipeline (default: the core's defaults).
+ * `search` tunes the search pipeline (default: the core's defaults); `chat` points the chat model (search
+ * enhancements) at a test server.
  */
-export async function startCore(model: 'test' | 'none' | 'missing', search: SearchOptions = {}): Promise<TestCore> {
+export async function startCore(model: 'test' | 'none' | 'missing', search: SearchOptions = {}, chat?: SiftConfig['chat']): Promise<TestCore> {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sift-search-')));
   const dataDir = path.join(root, 'data');
   const modelDir = path.join(root, 'model');
@@ -40,6 +41,7 @@ export async function startCore(model: 'test' | 'none' | 'missing', search: Sear
   const sift = createSift({
     dataDir,
     search,
+    chat,
     embedding:
       model === 'none'
         ? { provider: 'none' }

@@ -56,10 +56,10 @@ export function ChatScreen({ kb }: { kb: KnowledgeBase }) {
           running={!!running}
           stopping={running?.stopping ?? false}
           placeholder={t('chat.askPlaceholder')}
-          onSend={(text) => {
+          onSend={(text, depth) => {
             // Sending shows the new question, and the answer is followed as it streams.
             follow.current?.();
-            return send(kb.id, text);
+            return send(kb.id, text, depth);
           }}
           onStop={() => running && void cancel(running.turnId)}
         />

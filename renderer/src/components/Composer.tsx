@@ -3,11 +3,12 @@
  * composing). Typing `@` offers pages, filtered as you type; choosing one inserts a chip: the page's
  * name in the text (`@部署指南`), drawn as a chip by a backdrop behind the textarea, and sent as its
  * `[[wiki/…]]` reference (lib/chips.ts). Backspace removes a whole chip. The field stays a native
- * textarea, so editing, undo and input methods keep working.
+ * textarea, so editing, undo and input methods keep working. A depth selector beside it (default, quick, balanced,
+ * deep) is sent with each message; it stays as chosen for the next one.
  */
 import { useEffect, useId, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { PageSummary } from '../../../shared/models';
+import type { PageSummary, SearchDepth } from '../../../shared/models';
 import { messageOf, rebaseChips, removeChipAt, type Chip, type ChipText } from '../lib/chips';
 import { splitRefs } from '../lib/mention';
 import { Icon } from './Icon';
@@ -21,8 +22,9 @@ export interface ComposerProps {
   running: boolean;
   stopping: boolean;
   placeholder: string;
-  /** Send the text; resolves with an error message, or null when the turn started. */
-  onSend(text: string): Promise<string | null>;
+  /** Send the text (with the chosen search depth, none for the settings' default); resolves with an error message,
+   *  or null when the turn started. */
+  onSend(text: string, depth?: SearchDepth): Promise<string | null>;
   onStop(): void;
 }
 
@@ -42,6 +44,7 @@ export function Composer({ pages, running, stopping, placeholder, onSend, onStop
   const [chips, setChips] = useState<Chip[]>([]);
   const [problem, setProblem] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
+  const [depth, setDepth] = useState<SearchDepth | ''>('');
   const area = useRef<HTMLTextAreaElement>(null);
   const backdrop = useRef<HTMLDivElement>(null);
   const nextCaret = useRef<number | null>(null);
@@ -62,7 +65,7 @@ export function Composer({ pages, running, stopping, placeholder, onSend, onStop
     const message = messageOf(text, chips).trim();
     if (!message || running || sending) return;
     setSending(true);
-    const error = await onSend(message);
+    const error = await onSend(message, depth || undefined);
     setSending(false);
     setProblem(error);
     if (!error) apply({ text: '', caret: 0, chips: [] });
@@ -135,15 +138,19 @@ export function Composer({ pages, running, stopping, placeholder, onSend, onStop
         </div>
         <SendOrStop running={running} stopping={stopping} disabled={!text.trim() || sending} onSend={() => void send()} onStop={onStop} />
       </div>
-      {problem ? (
-        <p id="composer-error" role="alert" className="field-error">
-          {problem}
-        </p>
-      ) : (
-        <p id="composer-help" className="composer-help">
-          {t('composer.help')}
-        </p>
-      )}
+      {/* The depth sits under the field, so the field keeps its width beside a docked reader. */}
+      <div className="composer-meta">
+        <DepthSelect value={depth} onChange={setDepth} />
+        {problem ? (
+          <p id="composer-error" role="alert" className="field-error">
+            {problem}
+          </p>
+        ) : (
+          <p id="composer-help" className="composer-help">
+            {t('composer.help')}
+          </p>
+        )}
+      </div>
     </div>
   );
 }
@@ -196,6 +203,33 @@ function useFieldLayout(
     }
     if (backdrop.current) backdrop.current.scrollTop = el.scrollTop;
   }, [text, area, backdrop, nextCaret]);
+}
+
+const DEPTHS = [
+  { value: '', key: 'composer.depthDefault' },
+  { value: 'quick', key: 'composer.depthQuick' },
+  { value: 'balanced', key: 'composer.depthBalanced' },
+  { value: 'deep', key: 'composer.depthDeep' },
+] as const satisfies readonly { value: SearchDepth | ''; key: string }[];
+
+/** The per-message search depth: '' leaves it to the settings. */
+function DepthSelect({ value, onChange }: { value: SearchDepth | ''; onChange(depth: SearchDepth | ''): void }) {
+  const { t } = useTranslation();
+  return (
+    <select
+      className="composer-depth"
+      aria-label={t('composer.depth')}
+      title={t('composer.depthHelp')}
+      value={value}
+      onChange={(e) => onChange(e.target.value as SearchDepth | '')}
+    >
+      {DEPTHS.map((d) => (
+        <option key={d.value} value={d.value}>
+          {t(d.key)}
+        </option>
+      ))}
+    </select>
+  );
 }
 
 function SendOrStop(props: { running: boolean; stopping: boolean; disabled: boolean; onSend(): void; onStop(): void }) {

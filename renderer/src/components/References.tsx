@@ -3,6 +3,7 @@
  * list (built by code from the cited passages), and why each passage was found.
  */
 import { useMemo } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { TurnInfo } from '../../../shared/chat-models';
 import type { Passage } from '../../../shared/models';
@@ -65,7 +66,7 @@ export function TurnFooter({ turn, error, onOpenPassage }: TurnFooterProps) {
           </ol>
         </section>
       )}
-      {turn.passages.length > 0 && <WhyFound passages={turn.passages} />}
+      {turn.passages.length > 0 && <WhyFound turn={turn} />}
     </div>
   );
 }
@@ -85,12 +86,54 @@ function figure(value: number | null, digits = 0): string {
   return value === null ? '—' : value.toFixed(digits);
 }
 
-function WhyFound({ passages }: { passages: Passage[] }) {
+/** How the automatic search's query came about, and what its enhancements noted (lines above the table). */
+function searchLines(turn: TurnInfo, t: TFunction): string[] {
+  const lines: string[] = [];
+  const q = turn.query;
+  if (q?.rewrittenFrom) {
+    const how = q.via === 'model' ? t('turn.rewrittenModel', { from: q.rewrittenFrom }) : t('turn.rewrittenTerms', { from: q.rewrittenFrom });
+    lines.push(`${t('turn.searchedFor', { query: q.text })} (${how})`);
+  }
+  const rerank = turn.enhance?.rerank;
+  if (rerank?.fallback) lines.push(t('turn.rerankFallback', { kind: rerank.kind, reason: rerank.fallback }));
+  // The core's own words on what did not run and why (no model, keyword-only, reranker not available).
+  for (const note of turn.enhance?.notes ?? []) if (!turn.warnings?.includes(note)) lines.push(t('turn.enhanceNote', { note }));
+  return lines;
+}
+
+/** Which probes found a passage, in words: "rewrite: keyword #1, vector #2 · rephrasing 1: vector #3". */
+function foundBy(p: Passage, turn: TurnInfo, t: TFunction): string {
+  const kinds = turn.enhance?.probes ?? [];
+  let rephrasing = 0;
+  // The turn rewrites a follow-up before its search, so the search's own query is then the rewrite.
+  const rewritten = !!turn.query?.rewrittenFrom;
+  const names = kinds.map((k) => {
+    if (k.kind === 'multi-query') return t('turn.probeMultiQuery', { n: ++rephrasing });
+    if (k.kind === 'hyde') return t('turn.probeHyde');
+    return t(k.kind === 'rewrite' || rewritten ? 'turn.probeRewrite' : 'turn.probeQuery');
+  });
+  const byProbe = new Map<number, string[]>();
+  for (const h of p.probes ?? []) {
+    const stage = t(h.stage === 'keyword' ? 'turn.stageKeyword' : 'turn.stageVector');
+    byProbe.set(h.probe, [...(byProbe.get(h.probe) ?? []), `${stage} #${h.rank}`]);
+  }
+  return [...byProbe].map(([probe, ranks]) => `${names[probe] ?? `#${probe + 1}`}: ${ranks.join(', ')}`).join(' · ');
+}
+
+function WhyFound({ turn }: { turn: TurnInfo }) {
   const { t } = useTranslation();
+  const passages = turn.passages;
   const reason = { explicit: t('turn.hitExplicit'), title: t('turn.hitTitle'), body: t('turn.hitBody'), kb_meta: t('turn.hitKbMeta'), glossary: t('turn.hitGlossary') } as const;
+  const probes = passages.some((p) => p.probes?.length);
+  const reranked = passages.some((p) => p.rerankPosition != null);
   return (
     <details className="why-found">
       <summary>{t('turn.whyFound')}</summary>
+      {searchLines(turn, t).map((line) => (
+        <p key={line} className="why-found-note">
+          {line}
+        </p>
+      ))}
       <table>
         <thead>
           <tr>
@@ -100,6 +143,8 @@ function WhyFound({ passages }: { passages: Passage[] }) {
             <th scope="col">{t('turn.colKeywordRank')}</th>
             <th scope="col">{t('turn.colVectorRank')}</th>
             <th scope="col">{t('turn.colRrf')}</th>
+            {probes && <th scope="col">{t('turn.colFoundBy')}</th>}
+            {reranked && <th scope="col">{t('turn.colRerank')}</th>}
           </tr>
         </thead>
         <tbody>
@@ -115,6 +160,8 @@ function WhyFound({ passages }: { passages: Passage[] }) {
               <td>{figure(p.keywordRank)}</td>
               <td>{figure(p.vectorRank)}</td>
               <td>{figure(p.rrfScore, 4)}</td>
+              {probes && <td>{foundBy(p, turn, t)}</td>}
+              {reranked && <td>{figure(p.rerankPosition ?? null)}</td>}
             </tr>
           ))}
         </tbody>

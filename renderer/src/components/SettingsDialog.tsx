@@ -14,6 +14,7 @@ import { OllamaSettings } from './OllamaSettings';
 import { ProvidersSettings } from './ProvidersSettings';
 import { NumberSetting, SelectSetting } from './SettingFields';
 import { Problem } from './Problem';
+import { SearchEnhanceSettings } from './SearchEnhanceSettings';
 
 /** The settings, in a modal dialog. */
 export function SettingsDialog() {
@@ -71,6 +72,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
           onCommit={(maxTurnSeconds) => save({ maxTurnSeconds })}
         />
       </section>
+      <SearchEnhanceSettings settings={settings} />
       <section className="settings-section" aria-labelledby="settings-indexing">
         <h3 id="settings-indexing">{t('settings.indexing')}</h3>
         <NumberSetting

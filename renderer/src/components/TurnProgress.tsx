@@ -12,7 +12,9 @@ import type { TurnStep } from '../state/chat';
 export function stepText(step: TurnStep, t: TFunction): string {
   switch (step.kind) {
     case 'searching':
-      return t('steps.searching');
+      // A rewritten follow-up shows what was actually searched, and how it came about.
+      if (!step.rewrittenFrom) return t('steps.searching');
+      return `${t('steps.searchingFor', { query: step.query })} · ${t(step.note ? 'steps.rewriteFallback' : 'steps.rewritten')}`;
     case 'found':
       return t('steps.found', { count: step.paths.length }) + noExactMatchText(step.noExactMatch, t);
     case 'empty':
@@ -46,6 +48,11 @@ function retrievalOf(steps: TurnStep[]): TurnStep | undefined {
   return [...steps].reverse().find((s) => s.kind === 'found' || s.kind === 'empty' || s.kind === 'search-failed');
 }
 
+/** The automatic search's step when its query was rewritten from the message (worth keeping in the ended line). */
+function rewrittenOf(steps: TurnStep[]): TurnStep | undefined {
+  return steps.find((s) => s.kind === 'searching' && !!s.rewrittenFrom);
+}
+
 /** A turn's steps: all of them while it runs, one line (that opens) once it ended. */
 export function TurnProgress({ steps, running }: { steps: TurnStep[]; running: boolean }) {
   const { t } = useTranslation();
@@ -55,7 +62,7 @@ export function TurnProgress({ steps, running }: { steps: TurnStep[]; running: b
   const last = steps[steps.length - 1]!;
   // An ended turn's line: what retrieval found and how the turn ended (not "Answering…" when its end went unheard).
   const end = last.kind === 'done' || last.kind === 'failed' ? last : undefined;
-  const shown = ended && !open ? [retrievalOf(steps), end].filter((s) => s !== undefined) : steps;
+  const shown = ended && !open ? [rewrittenOf(steps), retrievalOf(steps), end].filter((s) => s !== undefined) : steps;
   return (
     <div className={ended ? 'turn-progress ended' : 'turn-progress'} role={running ? 'status' : undefined}>
       <ol className="steps" aria-label={t('status.turnProgress')}>

@@ -8,6 +8,7 @@ import { create } from 'zustand';
 import type { ChatMessage, Conversation, Decision, RunningTurn, TurnInfo } from '../../../shared/chat-models';
 import type { TurnStep as RunningStep } from '../../../shared/chat-models';
 import { stepOfEvent } from '../../../shared/turn-steps';
+import type { SearchDepth } from '../../../shared/models';
 import { client } from '../client';
 import { i18n } from '../i18n';
 import { rememberConversation, rememberedConversation } from '../lib/open-conversation';
@@ -67,7 +68,7 @@ interface ChatState {
   /** Delete a conversation; returns an error message, or null. */
   remove(kbId: string, id: string): Promise<string | null>;
   /** Ask a question in the open conversation; returns an error message, or null once the turn runs. */
-  send(kbId: string, text: string): Promise<string | null>;
+  send(kbId: string, text: string, depth?: SearchDepth): Promise<string | null>;
   /** Stop a running turn; its partial answer is kept. */
   cancel(turnId: string): Promise<void>;
 }
@@ -146,7 +147,7 @@ export const useChat = create<ChatState>((set, get) => ({
     return null;
   },
 
-  async send(kbId, text) {
+  async send(kbId, text, depth) {
     const conversationId = get().current[kbId] ?? null;
     const turnId = crypto.randomUUID();
     const turn: LiveTurn = {
@@ -156,7 +157,9 @@ export const useChat = create<ChatState>((set, get) => ({
     set((s) => ({ turns: { ...s.turns, [turnId]: turn }, activeTurnId: turnId }));
     // The UI's language, so what Sift writes itself into the answer (the no-model notice) matches it.
     const language = i18n.language;
-    const result = await client.invoke('chat.send', { kb: kbId, conversationId: conversationId ?? undefined, message: text, turnId, language });
+    const sent0 = { kb: kbId, conversationId: conversationId ?? undefined, message: text, turnId, language };
+    // The person's depth for this message, when they chose one (else the settings decide).
+    const result = await client.invoke('chat.send', depth ? { ...sent0, depth } : sent0);
     if (!result.ok) {
       set((s) => ({ turns: without(s.turns, turnId), activeTurnId: null }));
       return result.error.message;

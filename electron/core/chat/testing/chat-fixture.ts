@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { ChatMessage } from '../../../../shared/chat-models';
+import type { SearchDepth } from '../../../../shared/models';
 import { writeTestModel } from '../../embed/test-model';
 import { createSift, type Sift, type SiftConfig } from '../../sift';
 import { startMockOllama, type MockChatReply, type MockOllama, type MockRequest } from '../../testing/ollama-mock';
@@ -56,7 +57,10 @@ export interface ChatBench {
   kbId: string;
   dataDir: string;
   /** Send a message and wait for the turn to end (or `waitFor` to be seen, then call `during`). */
-  ask(message: string, options?: { conversationId?: string; kb?: string | null; during?: (turnId: string) => Promise<void> | void }): Promise<TurnOutcome>;
+  ask(
+    message: string,
+    options?: { conversationId?: string; kb?: string | null; depth?: SearchDepth; during?: (turnId: string) => Promise<void> | void },
+  ): Promise<TurnOutcome>;
   close(): Promise<void>;
 }
 
@@ -109,7 +113,8 @@ export async function startChatBench(
       if (event === 'answer.done') resolveEnd({ end: event, message: p.message as ChatMessage });
       if (event === 'answer.failed') resolveEnd({ end: event, message: p.partial as ChatMessage | null });
     });
-    const sent = await sift.invoke('chat.send', { kb: o.kb === undefined ? kbId : o.kb, message, conversationId: o.conversationId, turnId });
+    const args = { kb: o.kb === undefined ? kbId : o.kb, message, conversationId: o.conversationId, turnId, depth: o.depth };
+    const sent = await sift.invoke('chat.send', args);
     if (!sent.ok) throw new Error(`${sent.error.code}: ${sent.error.message}`);
     if (o.during) await o.during(turnId);
     const { end, message: final } = await ended;
