@@ -11,6 +11,7 @@ import { makeKb, search, startCore, valueOf, type TestCore } from '../test-kb';
 
 let core: TestCore | null = null;
 afterEach(async () => {
+  delete process.env.SIFT_MODEL_HOST;
   await core?.close();
   core = null;
 });
@@ -44,8 +45,10 @@ describe('search.query with the cross-encoder reranker', () => {
   }, 60_000);
 
   it('keeps the fused order and says why when the model is not there', async () => {
+    // Nothing listens on port 9: the download fails at once, on any machine.
+    process.env.SIFT_MODEL_HOST = 'http://127.0.0.1:9/';
     core = await startCore('none');
-    valueOf(await core.sift.invoke('settings.set', { patch: { rerankModelId: 'sift-test/not-here', embedding: { allowDownload: false } } }));
+    valueOf(await core.sift.invoke('settings.set', { patch: { rerankModelId: 'sift-test/not-here' } }));
     const kb = await makeKb(core, 'Notes', { notes: NOTES });
     const query = 'gateway retry timeout';
     const plain = valueOf<SearchResult>(await search(core, { kb: kb.id, query, mode: 'keyword' }));

@@ -107,13 +107,6 @@ describe('enhanced search through search.query', () => {
     expect(bad.passages.map((p) => p.rerankPosition)).toEqual([null, null]);
   });
 
-  it('says "reranker not available" for a kind no provider serves', async () => {
-    reset();
-    const r = await run(keywordCore, kbs.keyword!, { query: 'MSI installer', enhance: { rerank: 'cross-encoder' } });
-    expect(r.enhance!.notes).toEqual(['rerank (cross-encoder): reranker not available']);
-    expect(r.enhance!.rerank).toBeNull();
-  });
-
   it('rewrites a follow-up from the earlier questions', async () => {
     reset();
     const r = await run(keywordCore, kbs.keyword!, { query: 'and on Windows?', history: ['How do I install Sift on Linux?'], enhance: { rewrite: true } });
