@@ -113,8 +113,8 @@ export function createSift(config: SiftConfig): Sift {
   const turns = new TurnRegistry();
   // With autoIndex (the app), a digest run that wrote pages starts an indexing run, which embeds their chunks.
   const digests = new DigestRunner(ctx, {
-    llm: () => live.llm(),
-    model: () => live.chat().model,
+    llm: (kbId) => live.llm(kbId),
+    model: (kbId) => live.chat(kbId).model,
     changed: config.autoIndex ? (kbId) => indexer.start(kbId) : undefined,
   }, config.digests);
   // The cross-encoder reranker, made on first use (its model loads on its first rerank); again when its model changes.

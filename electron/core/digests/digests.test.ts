@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { DigestStatus, PageDetail, PageSummary, SearchResult } from '../../../shared/models';
 import type { MockChatReply } from '../testing/ollama-mock';
 import { startChatBench, type ChatBench } from '../chat/testing/chat-fixture';
+import { startMockOpenAi, type MockOpenAi } from '../testing/openai-mock';
 
 let bench: ChatBench | null = null;
 afterEach(async () => {
@@ -70,6 +71,25 @@ async function startWithDigests(options: Parameters<typeof startChatBench>[0] = 
 }
 
 describe('page digests', () => {
+  it("are written by the knowledge base's own provider when it has one", async () => {
+    const box: MockOpenAi = await startMockOpenAi();
+    try {
+      bench = await startChatBench();
+      box.onChat(goodModel);
+      const provider = { name: 'box', kind: 'openai', baseUrl: box.url, apiKeyRef: null, defaultModel: 'qwen3:4b' };
+      await call(bench, 'settings.set', { patch: { providers: [provider], kbProviders: { [bench.kbId]: 'box' } } });
+      const ended = runEnd(bench);
+      await call(bench, 'digests.setEnabled', { kb: bench.kbId, enabled: true });
+      const status = await ended;
+      expect(status.state).toBe('done');
+      expect(status.generated).toBeGreaterThan(0);
+      expect(box.requests.filter((r) => r.path.endsWith('/chat/completions')).length).toBe(status.generated);
+      expect(chatRequests(bench)).toEqual([]);
+    } finally {
+      await box.close();
+    }
+  });
+
   it('are off by default and say so', async () => {
     bench = await startChatBench();
     const status = await bench.sift.digest(bench.kbId);

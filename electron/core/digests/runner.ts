@@ -18,10 +18,10 @@ export interface DigestRunnerOptions extends Partial<DigestOptions> {
 
 /** What the runner reads at the moment a run starts. */
 export interface DigestRunnerDeps {
-  /** The model server client in force. */
-  llm(): LlmClient;
-  /** The chat model the person chose, or undefined for the first installed one. */
-  model(): string | undefined;
+  /** The model server client in force for this knowledge base (its own provider, else the default). */
+  llm(kbId: string): LlmClient;
+  /** The chat model the person chose for it, or undefined for the first installed one. */
+  model(kbId: string): string | undefined;
   /** Called after a run that wrote or removed digests (e.g. to embed their chunks). Default: nothing. */
   changed?(kbId: string): void;
 }
@@ -151,8 +151,8 @@ export class DigestRunner {
     };
     if (!this.enabled(kbId)) return finish('off', OFF);
     this.emit(kbId, kb, true);
-    const llm = this.deps.llm();
-    const picked = await pickModel(llm, this.deps.model());
+    const llm = this.deps.llm(kbId);
+    const picked = await pickModel(llm, this.deps.model(kbId));
     if ('code' in picked) {
       s.code = picked.code;
       return finish('skipped', picked.message);
