@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { closeServer, cut, readBody, sleep, unitVector, write } from './mock-http';
 
 /** One streamed message of a scripted answer: a text token, a thinking token, or tool calls. */
 export type MockChunk =
@@ -125,9 +126,7 @@ export async function startMockOllama(options: MockOllamaOptions = {}): Promise<
     },
     async close() {
       state.closing = true;
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await closed;
+      await closeServer(server);
     },
   };
 }
@@ -156,15 +155,6 @@ async function handle(state: MockState, req: http.IncomingMessage, res: http.Ser
   if (route === 'POST /api/embed') return withModel(state, res, body, (m) => sendJson(res, 200, embed(state, m, body)));
   if (route === 'POST /api/chat') return withModel(state, res, body, (m) => chat(state, res, m, body));
   res.writeHead(404, { 'content-type': 'text/plain' }).end('404 page not found');
-}
-
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    req.on('data', (part: Buffer) => parts.push(part));
-    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
-    req.on('error', reject);
-  });
 }
 
 function sendJson(res: http.ServerResponse, status: number, value: unknown): void {
@@ -220,18 +210,6 @@ function embed(state: MockState, model: MockModel, body: any) {
   const inputs: string[] = Array.isArray(body?.input) ? body.input.map(String) : [String(body?.input ?? '')];
   const embeddings = inputs.map((text) => unitVector(text, state.embedDimension));
   return { model: model.name, embeddings, total_duration: 1000, load_duration: 0, prompt_eval_count: inputs.length };
-}
-
-function unitVector(text: string, dimension: number): number[] {
-  const values: number[] = [];
-  for (let block = 0; values.length < dimension; block++) {
-    const digest = createHash('sha256').update(`${block}\u0000${text}`).digest();
-    for (let i = 0; i + 1 < digest.length && values.length < dimension; i += 2) {
-      values.push(digest.readUInt16BE(i) / 32767.5 - 1);
-    }
-  }
-  const norm = Math.hypot(...values) || 1;
-  return values.map((v) => v / norm);
 }
 
 function nextReply(state: MockState, body: any): MockChatReply {
@@ -297,22 +275,6 @@ function finalMessage(model: MockModel, reply: MockChatReply, count: number): Re
 }
 
 /** Drop the connection without finishing the chunked body: the client sees a cut, not an end. */
-function cut(state: MockState, res: http.ServerResponse): void {
-  state.cutByMock.add(res);
-  res.socket?.destroy();
-}
 
 /** Resolves once the text is handed to the socket, or the socket is gone (so a closed client never stalls the loop). */
-function write(res: http.ServerResponse, text: string): Promise<void> {
-  return new Promise((resolve) => {
-    res.once('close', resolve);
-    res.write(text, () => {
-      res.off('close', resolve);
-      resolve();
-    });
-  });
-}
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}

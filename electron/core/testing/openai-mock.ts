@@ -5,9 +5,9 @@
  * the API key when given one, and misbehaves on purpose (HTTP errors, 429 with retry-after, cut streams, stalls).
  * It imports no test framework, so unit tests and end-to-end tests alike can start it.
  */
-import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { closeServer, cut, readBody, sleep, unitVector, write } from './mock-http';
 import type { MockChatReply, MockChunk, MockRequest } from './ollama-mock';
 
 export type { MockChatReply, MockChunk, MockRequest } from './ollama-mock';
@@ -91,9 +91,7 @@ export async function startMockOpenAi(options: MockOpenAiOptions = {}): Promise<
     },
     async close() {
       state.closing = true;
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await closed;
+      await closeServer(server);
     },
   };
 }
@@ -132,15 +130,6 @@ function describeModel(model: MockOpenAiModel) {
   };
 }
 
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    req.on('data', (part: Buffer) => parts.push(part));
-    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
 function sendJson(res: http.ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(value));
 }
@@ -164,15 +153,6 @@ function embeddings(state: State, res: http.ServerResponse, body: any): void {
 }
 
 /** Deterministic unit vectors: the same text always gets the same vector. */
-function unitVector(text: string, dimension: number): number[] {
-  const values: number[] = [];
-  for (let block = 0; values.length < dimension; block++) {
-    const digest = createHash('sha256').update(`${block}\u0000${text}`).digest();
-    for (let i = 0; i + 1 < digest.length && values.length < dimension; i += 2) values.push(digest.readUInt16BE(i) / 32767.5 - 1);
-  }
-  const norm = Math.hypot(...values) || 1;
-  return values.map((v) => v / norm);
-}
 
 function nextReply(state: State, body: any): MockOpenAiReply {
   return state.queue.shift() ?? (state.standing ? state.standing(body) : DEFAULT_REPLY);
@@ -233,21 +213,4 @@ function sse(delta: Delta, model: string): string {
 }
 
 /** Drop the connection without finishing the chunked body: the client sees a cut, not an end. */
-function cut(state: State, res: http.ServerResponse): void {
-  state.cutByMock.add(res);
-  res.socket?.destroy();
-}
 
-function write(res: http.ServerResponse, text: string): Promise<void> {
-  return new Promise((resolve) => {
-    res.once('close', resolve);
-    res.write(text, () => {
-      res.off('close', resolve);
-      resolve();
-    });
-  });
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
