@@ -6,6 +6,7 @@
  */
 import { Ollama, type ChatResponse, type Message, type Tool } from 'ollama';
 import { SiftError } from '../../../shared/errors';
+import { positiveMs, RequestLimits } from './request-limits';
 import type { LlmChatRequest, LlmChunk, LlmClient, LlmClientOptions, LlmMessage, LlmModel, LlmPing, LlmTool } from './types';
 
 export type {
@@ -45,8 +46,8 @@ type Phase = 'connecting' | 'streaming';
 export function createLlmClient(options: LlmClientOptions = {}): LlmClient {
   const settings: Settings = {
     host: normaliseHost(options.host ?? DEFAULT_HOST),
-    connectTimeoutMs: positive(options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS, 'connectTimeoutMs'),
-    idleTimeoutMs: positive(options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS, 'idleTimeoutMs'),
+    connectTimeoutMs: positiveMs(options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS, 'connectTimeoutMs', 'Ollama'),
+    idleTimeoutMs: positiveMs(options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS, 'idleTimeoutMs', 'Ollama'),
   };
   return {
     host: settings.host,
@@ -74,39 +75,20 @@ function normaliseHost(host: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
-function positive(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) {
-    throw new SiftError('invalid_argument', `Ollama client option ${name} must be a positive number of ms, got ${value}.`);
-  }
-  return value;
-}
-
-/**
- * One HTTP exchange with Ollama: its abort switch, its time limits, and why it was stopped. Racing every wait against
- * `stopped` guarantees the caller is released when a limit passes, whatever the socket does.
- */
-class Exchange {
+/** One HTTP exchange with Ollama: its abort switch and time limits (RequestLimits), the package client on them. */
+class Exchange extends RequestLimits {
   readonly client: Ollama;
-  private readonly controller = new AbortController();
-  private stopReason: SiftError | null = null;
-  private readonly stopped: Promise<never>;
-  private rejectStopped: (error: SiftError) => void = () => {};
-  private readonly onUserAbort = () => this.stop(new SiftError('cancelled', 'The request to Ollama was cancelled.'));
   /** NDJSON lines of a streamed answer that were not JSON, dropped before the package (which drops them silently)
    *  sees them; the caller takes them to report. */
   readonly unreadable: string[] = [];
 
   constructor(
     private readonly settings: Settings,
-    private readonly userSignal?: AbortSignal,
+    userSignal?: AbortSignal,
     private readonly checkLines = false,
   ) {
-    this.stopped = new Promise<never>((_, reject) => (this.rejectStopped = reject));
-    this.stopped.catch(() => {}); // observed through `within`; never an unhandled rejection
+    super('The request to Ollama was cancelled.', userSignal);
     this.client = new Ollama({ host: settings.host, fetch: this.fetch });
-    if (userSignal?.aborted) this.onUserAbort();
-    else userSignal?.addEventListener('abort', this.onUserAbort, { once: true });
   }
 
   /** The package's fetch, with our abort switch joined to the package's own (it has one for streams). */
@@ -117,31 +99,6 @@ class Exchange {
     const body = response.body.pipeThrough(readableLines((line) => this.unreadable.push(line)));
     return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
-
-  /** Wait for `work`, but no longer than `ms`; on expiry the request is aborted and a 'timeout' error thrown. */
-  async within<T>(ms: number, limit: string, work: Promise<T>): Promise<T> {
-    work.catch(() => {}); // if we stop first, its later rejection is expected
-    if (this.stopReason) throw this.stopReason;
-    const timer = setTimeout(() => this.stop(new SiftError('timeout', limit)), ms);
-    try {
-      return await Promise.race([work, this.stopped]);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  private stop(reason: SiftError): void {
-    if (this.stopReason) return;
-    this.stopReason = reason;
-    this.rejectStopped(reason);
-    this.controller.abort(reason);
-  }
-
-  /** Release the connection (if still open) and the listener on the caller's signal. */
-  finish(): void {
-    this.userSignal?.removeEventListener('abort', this.onUserAbort);
-    this.controller.abort();
-  }
 
   /** Turn whatever was thrown into the SiftError a person can act on. */
   explain(error: unknown, phase: Phase, model: string | null): SiftError {

@@ -7,6 +7,7 @@
 import OpenAI from 'openai';
 import { SiftError } from '../../../shared/errors';
 import { chatBody, StreamAssembly } from './openai-wire';
+import { positiveMs, RequestLimits } from './request-limits';
 import type { LlmChatRequest, LlmChunk, LlmClient, LlmModel, LlmPing } from './types';
 
 export { toOpenAiMessages } from './openai-wire';
@@ -30,6 +31,8 @@ export interface OpenAiClientOptions {
   maxRetryWaitMs?: number;
 }
 
+/** How option errors name this client. */
+const CLIENT = 'OpenAI-compatible';
 const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
 const DEFAULT_MAX_RETRY_WAIT_MS = 20_000;
@@ -56,8 +59,8 @@ export function createOpenAiClient(options: OpenAiClientOptions): LlmClient {
     name: options.name ?? 'OpenAI-compatible server',
     baseUrl,
     contextLength: options.contextLength ?? null,
-    connectTimeoutMs: positive(options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS, 'connectTimeoutMs'),
-    idleTimeoutMs: positive(options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS, 'idleTimeoutMs'),
+    connectTimeoutMs: positiveMs(options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS, 'connectTimeoutMs', CLIENT),
+    idleTimeoutMs: positiveMs(options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS, 'idleTimeoutMs', CLIENT),
     maxRetryWaitMs: options.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS,
     // Retries are ours (one, for a 429 with retry-after): the package's own would hide the wait from the turn's limits.
     client: new OpenAI({ baseURL: baseUrl, apiKey: options.apiKey || NO_KEY, maxRetries: 0 }),
@@ -85,54 +88,13 @@ function normaliseBaseUrl(text: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
-function positive(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) {
-    throw new SiftError('invalid_argument', `OpenAI-compatible client option ${name} must be a positive number of ms, got ${value}.`);
-  }
-  return value;
-}
-
-/** One request's abort switch and time limits; `stopReason` says why we stopped it. Like the Ollama client's. */
-class Exchange {
-  readonly controller = new AbortController();
-  stopReason: SiftError | null = null;
-  private readonly stopped: Promise<never>;
-  private rejectStopped: (error: SiftError) => void = () => {};
-  private readonly onUserAbort = () => this.stop(new SiftError('cancelled', `The request to ${this.settings.name} was cancelled.`));
-
+/** One request to the server: its abort switch and time limits (RequestLimits), and how its failures read. */
+class Exchange extends RequestLimits {
   constructor(
     private readonly settings: Settings,
-    private readonly userSignal?: AbortSignal,
+    userSignal?: AbortSignal,
   ) {
-    this.stopped = new Promise<never>((_, reject) => (this.rejectStopped = reject));
-    this.stopped.catch(() => {}); // observed through `within`; never an unhandled rejection
-    if (userSignal?.aborted) this.onUserAbort();
-    else userSignal?.addEventListener('abort', this.onUserAbort, { once: true });
-  }
-
-  /** Wait for `work`, but no longer than `ms`; on expiry the request is aborted and a 'timeout' error thrown. */
-  async within<T>(ms: number, limit: string, work: Promise<T>): Promise<T> {
-    work.catch(() => {}); // if we stop first, its later rejection is expected
-    if (this.stopReason) throw this.stopReason;
-    const timer = setTimeout(() => this.stop(new SiftError('timeout', limit)), ms);
-    try {
-      return await Promise.race([work, this.stopped]);
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  stop(reason: SiftError): void {
-    if (this.stopReason) return;
-    this.stopReason = reason;
-    this.rejectStopped(reason);
-    this.controller.abort(reason);
-  }
-
-  finish(): void {
-    this.userSignal?.removeEventListener('abort', this.onUserAbort);
-    this.controller.abort();
+    super(`The request to ${settings.name} was cancelled.`, userSignal);
   }
 
   /** Turn whatever was thrown into the SiftError a person can act on. */
