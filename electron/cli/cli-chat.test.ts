@@ -1,28 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockOllama, type MockOllama } from '../core/testing/ollama-mock';
+import { describe, expect, it } from 'vitest';
 import { tempDir } from '../core/testing/temp';
-import { runCli } from './main';
+import { keywordOnlyWithMockOllama, run } from './testing/run';
 
-async function run(...argv: string[]) {
-  let out = '';
-  const err: string[] = [];
-  const code = await runCli(argv, { out: (l) => (out += `${l}\n`), write: (t) => (out += t), err: (l) => err.push(l) });
-  return { code, out: out.replace(/\n$/, ''), err: err.join('\n') };
-}
-
-let ollama: MockOllama;
-const before = process.env.SIFT_EMBEDDING;
-beforeAll(async () => {
-  process.env.SIFT_EMBEDDING = 'none';
-  ollama = await startMockOllama();
-});
-afterAll(async () => {
-  if (before === undefined) delete process.env.SIFT_EMBEDDING;
-  else process.env.SIFT_EMBEDDING = before;
-  await ollama.close();
-});
+const mock = keywordOnlyWithMockOllama();
 
 describe('sift ask, ingest, pages, search', () => {
   it('indexes a folder, searches it, and answers with references', async () => {
@@ -46,8 +28,8 @@ describe('sift ask, ingest, pages, search', () => {
     expect(search).toMatchObject({ mode: 'keyword', passages: [{ pagePath: 'wiki/retry.md', keywordRank: 1, vectorRank: null }] });
     expect((await run('--data-dir', data, 'search', 'Ops', 'x', '--top-k', '99')).code).toBe(2);
 
-    ollama.onChat({ chunks: [{ content: 'Three times [1].' }] });
-    const ask = await run('--data-dir', data, 'ask', 'Ops', 'How often does it retry?', '--ollama-host', ollama.url, '--json');
+    mock.ollama.onChat({ chunks: [{ content: 'Three times [1].' }] });
+    const ask = await run('--data-dir', data, 'ask', 'Ops', 'How often does it retry?', '--ollama-host', mock.ollama.url, '--json');
     expect(ask.code).toBe(0);
     const turn = JSON.parse(ask.out);
     expect(turn).toMatchObject({ answer: 'Three times [1].', decision: 'answered', status: 'complete', references: [{ number: 1, pagePath: 'wiki/retry.md' }] });

@@ -1,28 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockOllama, type MockOllama } from '../core/testing/ollama-mock';
+import { describe, expect, it } from 'vitest';
 import { tempDir } from '../core/testing/temp';
-import { runCli } from './main';
+import { keywordOnlyWithMockOllama, run } from './testing/run';
 
-async function run(...argv: string[]) {
-  let out = '';
-  const err: string[] = [];
-  const code = await runCli(argv, { out: (l) => (out += `${l}\n`), write: (t) => (out += t), err: (l) => err.push(l) });
-  return { code, out: out.replace(/\n$/, ''), err: err.join('\n') };
-}
-
-let ollama: MockOllama;
-const before = process.env.SIFT_EMBEDDING;
-beforeAll(async () => {
-  process.env.SIFT_EMBEDDING = 'none';
-  ollama = await startMockOllama();
-});
-afterAll(async () => {
-  if (before === undefined) delete process.env.SIFT_EMBEDDING;
-  else process.env.SIFT_EMBEDDING = before;
-  await ollama.close();
-});
+const mock = keywordOnlyWithMockOllama();
 
 describe('sift digest', () => {
   it('says digests are off, turns them on with --on, writes them, and says when no model server runs', async () => {
@@ -34,13 +16,13 @@ describe('sift digest', () => {
     await run('--data-dir', data, 'folder', 'add', 'Ops', docs);
     await run('--data-dir', data, 'ingest', 'Ops');
 
-    const off = await run('--data-dir', data, 'digest', 'Ops', '--ollama-host', ollama.url);
+    const off = await run('--data-dir', data, 'digest', 'Ops', '--ollama-host', mock.ollama.url);
     expect(off.code).toBe(1);
     expect(off.out).toBe('digests   off\nPage digests are off for this knowledge base; turn them on in its settings.');
 
-    ollama.onChat({ chunks: [{ content: '- The client retries three times [1].' }] });
-    ollama.onChat({ chunks: [{ content: '- Retry policy of the client [1].' }] });
-    const on = await run('--data-dir', data, 'digest', 'Ops', '--on', '--ollama-host', ollama.url);
+    mock.ollama.onChat({ chunks: [{ content: '- The client retries three times [1].' }] });
+    mock.ollama.onChat({ chunks: [{ content: '- Retry policy of the client [1].' }] });
+    const on = await run('--data-dir', data, 'digest', 'Ops', '--on', '--ollama-host', mock.ollama.url);
     expect(on.code).toBe(0);
     expect(on.out.split('\n')).toEqual([
       'digests   done with qwen3:4b', 'pages     1/1 digested (0 unchanged)', 'written   2, removed 0, stored 2',

@@ -1,30 +1,12 @@
 /** `sift search` and `sift eval` with the enhancement flags, against the Ollama test server (or none). */
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startMockOllama, type MockOllama } from '../core/testing/ollama-mock';
+import { describe, expect, it } from 'vitest';
 import { tempDir } from '../core/testing/temp';
-import { runCli } from './main';
-
-async function run(...argv: string[]) {
-  let out = '';
-  const err: string[] = [];
-  const code = await runCli(argv, { out: (l) => (out += `${l}\n`), write: (t) => (out += t), err: (l) => err.push(l) });
-  return { code, out: out.replace(/\n$/, ''), err: err.join('\n') };
-}
+import { keywordOnlyWithMockOllama, run } from './testing/run';
 
 const BEIR_MINI = path.resolve(__dirname, '../core/eval/testdata/beir-mini');
-let ollama: MockOllama;
-const before = process.env.SIFT_EMBEDDING;
-beforeAll(async () => {
-  process.env.SIFT_EMBEDDING = 'none';
-  ollama = await startMockOllama();
-});
-afterAll(async () => {
-  if (before === undefined) delete process.env.SIFT_EMBEDDING;
-  else process.env.SIFT_EMBEDDING = before;
-  await ollama.close();
-});
+const mock = keywordOnlyWithMockOllama();
 
 describe('sift search and eval with enhancements', () => {
   it('search --multi-query --rerank llm shows the probes, the rerank and each passage\'s figures', async () => {
@@ -35,9 +17,9 @@ describe('sift search and eval with enhancements', () => {
     await run('--data-dir', data, 'kb', 'create', 'Ops');
     await run('--data-dir', data, 'folder', 'add', 'Ops', docs);
     await run('--data-dir', data, 'ingest', 'Ops');
-    ollama.onChat({ chunks: [{ content: 'AppImage' }] });
-    ollama.onChat({ chunks: [{ content: '2, 1' }] });
-    const out = await run('--data-dir', data, 'search', 'Ops', 'MSI installer', '--multi-query', '2', '--rerank', 'llm', '--ollama-host', ollama.url);
+    mock.ollama.onChat({ chunks: [{ content: 'AppImage' }] });
+    mock.ollama.onChat({ chunks: [{ content: '2, 1' }] });
+    const out = await run('--data-dir', data, 'search', 'Ops', 'MSI installer', '--multi-query', '2', '--rerank', 'llm', '--ollama-host', mock.ollama.url);
     expect(out.code).toBe(0);
     expect(out.out).toMatch(/^q1 query: MSI installer\nq2 multi-query: AppImage\nrerank llm: 2 candidates, \d+ ms\n\[1\] Linux setup/);
     expect(out.out).toMatch(/probes q2 keyword #1; rerank #1/);

@@ -3,14 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GLOSSARY_ZH } from '../core/glossary/testing/fixtures';
 import { tempDir } from '../core/testing/temp';
-import { runCli } from './main';
-
-async function run(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(argv, { out: (l) => out.push(l), err: (l) => err.push(l) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+import { runLines as run } from './testing/run';
 
 describe('sift glossary', () => {
   it('lists the glossary, looks a term up by any of its names, and says when there is none', async () => {

@@ -4,14 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createSift } from '../core';
 import { startMockOpenAi, type MockOpenAi } from '../core/testing/openai-mock';
 import { tempDir } from '../core/testing/temp';
-import { runCli } from './main';
-
-async function run(...argv: string[]) {
-  let out = '';
-  const err: string[] = [];
-  const code = await runCli(argv, { out: (l) => (out += `${l}\n`), write: (t) => (out += t), err: (l) => err.push(l) });
-  return { code, out: out.replace(/\n$/, ''), err: err.join('\n') };
-}
+import { run } from './testing/run';
 
 const KEY = 'sk-cli-secret-4242';
 let server: MockOpenAi;

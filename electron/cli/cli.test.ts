@@ -4,14 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../core/testing/temp';
-import { runCli } from './main';
-
-async function run(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(argv, { out: (l) => out.push(l), err: (l) => err.push(l) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+import { runLines as run } from './testing/run';
 
 describe('sift CLI', () => {
   it('manages knowledge bases and folders by id or exact name', async () => {

@@ -6,16 +6,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TEST_MODEL_ID, writeTestModel } from '../core/embed/test-model';
 import { tempDir } from '../core/testing/temp';
-import { runCli } from './main';
+import { runLines as run } from './testing/run';
 
 const BEIR_MINI = path.resolve(__dirname, '../core/eval/testdata/beir-mini');
-
-async function run(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await runCli(argv, { out: (l) => out.push(l), err: (l) => err.push(l) });
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
 
 const log2 = Math.log2;
 
