@@ -6,9 +6,9 @@
  * a digest is made again only when that hash moves; the page's metadata names the source.
  */
 import type Database from 'better-sqlite3';
-import { buildSections, chunkSections } from '../text/chunk';
 import { toIndexText } from '../text/tokenize';
 import { parseFile } from '../ingest/parse';
+import { sectionsAndChunks } from '../ingest/prepare';
 import { cached, removeDocument, writePage, type PreparedPage } from '../ingest/page-store';
 import { DIGEST_FOLDER, DIGEST_ROOT, OVERVIEW_PATH } from './paths';
 
@@ -95,14 +95,6 @@ export interface DigestPage {
 export async function writeDigest(db: Database.Database, digest: DigestPage): Promise<void> {
   const doc = await parseFile('digest.md', Buffer.from(digest.markdown, 'utf8'));
   doc.metadata = { generated: 'digest', source: digest.source, sourceHash: digest.sourceHash, model: digest.model };
-  const sections = buildSections(doc.text, doc.headings);
-  // As ingest does (prepare.ts): each character is indexed once, the overlap with the chunk before left out.
-  let indexedTo = 0;
-  const chunks = chunkSections(doc.text, sections).map((c) => {
-    const tokens = toIndexText(doc.text.slice(Math.max(c.start, indexedTo), c.end));
-    indexedTo = Math.max(indexedTo, c.end);
-    return { index: c.index, sectionIndex: c.sectionIndex, start: c.start, end: c.end, hash: c.hash, tokens };
-  });
   const page: PreparedPage = {
     folder: DIGEST_FOLDER,
     relPath: digest.path.slice('wiki/'.length),
@@ -114,8 +106,7 @@ export async function writeDigest(db: Database.Database, digest: DigestPage): Pr
     doc,
     titleTokens: toIndexText(digest.title),
     pathTokens: toIndexText(digest.path.slice('wiki/'.length)),
-    sections: sections.map((s) => ({ index: s.index, start: s.start, end: s.end, headingPath: s.headingPath })),
-    chunks,
+    ...sectionsAndChunks(doc),
   };
   writePage(db, page);
 }

@@ -12,7 +12,7 @@ import { buildSections, chunkSections } from '../text/chunk';
 import { toIndexText } from '../text/tokenize';
 import { parseFile } from './parse';
 import type { DocumentProblem, PreparedPage } from './page-store';
-import { ParseError } from './types';
+import { ParseError, type ParsedDocument } from './types';
 import { isWithin, nonRegularKind, readRegularFile } from './safe-read';
 import { pageVersionRecord } from './versions';
 
@@ -127,19 +127,27 @@ function readJob(job: FileJob, timeLimitMs: number): Read {
   }
 }
 
-/** Parse the bytes and build the page: sections, chunks and the tokens of each. */
-async function pageOf(job: FileJob, bytes: Buffer, stat: Stat, sha256: string): Promise<PreparedPage> {
-  const doc = await parseFile(path.basename(job.relPath), bytes);
+/**
+ * A parsed document's sections and chunks, with each chunk's keyword tokens. Each character of the page is indexed
+ * once: a chunk's keyword row holds the tokens of its text after the overlap with the chunk before it (about a fifth
+ * less to tokenize and index); a word in an overlap is found through the earlier chunk, which contains it too.
+ */
+export function sectionsAndChunks(doc: ParsedDocument): Pick<PreparedPage, 'sections' | 'chunks'> {
   const sections = buildSections(doc.text, doc.headings);
-  // Each character of the page is indexed once: a chunk's keyword row holds the tokens of its
-  // text after the overlap with the chunk before it (about a fifth less to tokenize and index);
-  // a word in an overlap is found through the earlier chunk, which contains it too.
   let indexedTo = 0;
   const chunks = chunkSections(doc.text, sections).map((c) => {
     const tokens = toIndexText(doc.text.slice(Math.max(c.start, indexedTo), c.end));
     indexedTo = Math.max(indexedTo, c.end);
     return { index: c.index, sectionIndex: c.sectionIndex, start: c.start, end: c.end, hash: c.hash, tokens };
   });
+  const placed = sections.map((s) => ({ index: s.index, start: s.start, end: s.end, headingPath: s.headingPath }));
+  return { sections: placed, chunks };
+}
+
+/** Parse the bytes and build the page: sections, chunks and the tokens of each. */
+async function pageOf(job: FileJob, bytes: Buffer, stat: Stat, sha256: string): Promise<PreparedPage> {
+  const doc = await parseFile(path.basename(job.relPath), bytes);
+  const { sections, chunks } = sectionsAndChunks(doc);
   const title = doc.title?.trim() || titleFromFileName(job.folder, job.relPath);
   return {
     folder: job.folder,
@@ -151,7 +159,7 @@ async function pageOf(job: FileJob, bytes: Buffer, stat: Stat, sha256: string): 
     doc,
     titleTokens: toIndexText(title),
     pathTokens: toIndexText(job.pagePath.slice('wiki/'.length)),
-    sections: sections.map((s) => ({ index: s.index, start: s.start, end: s.end, headingPath: s.headingPath })),
+    sections,
     chunks,
     ...(isGlossaryPage(job.relPath, doc.metadata) ? { glossary: parseGlossary(doc.text, doc.kind) } : {}),
     version: pageVersionRecord(doc.metadata, job.relPath, title),
