@@ -86,14 +86,14 @@ const PART_NOTES = [
 describe('identifiers: the whole form first, and saying when it is absent', () => {
   it('searches only the whole identifier when the knowledge base holds it', () => {
     const db = kbOf([...PART_NOTES, 'the gateway answers E_CONN_RESET when idle links close']);
-    expect(keywordTerms(db, 'E_CONN_RESET')).toEqual({ terms: ['e_conn_reset'], noExactMatch: [] });
+    expect(keywordTerms(db, 'E_CONN_RESET')).toEqual({ terms: ['e_conn_reset'], names: [], noExactMatch: [] });
     const hits = keywordSearch(db, 'E_CONN_RESET', 10, null);
     expect(hits.map((h) => h.chunkId)).toEqual([4]);
   });
 
   it('falls back to its parts, never single letters, and names the identifier when it is absent', () => {
     const db = kbOf(PART_NOTES);
-    expect(keywordTerms(db, 'what is E_CONN_RESET')).toEqual({ terms: ['what', 'is', 'conn', 'reset'], noExactMatch: ['E_CONN_RESET'] });
+    expect(keywordTerms(db, 'what is E_CONN_RESET')).toEqual({ terms: ['what', 'is', 'conn', 'reset'], names: [], noExactMatch: ['E_CONN_RESET'] });
     // The "e" of "e.g." no longer matches: only the notes with "reset" and "conn" are found.
     const found = keywordSearch(db, 'E_CONN_RESET', 10, null).map((h) => h.chunkId).sort();
     expect(found).toEqual([1, 3]);
@@ -102,6 +102,56 @@ describe('identifiers: the whole form first, and saying when it is absent', () =
   it('names every absent identifier-like word, and no plain word', () => {
     const db = kbOf(['ENOSPC means the disk is full', 'see v1/chat']);
     expect(keywordTerms(db, 'ENOSPC EPERM v1/chat v2/chat dLNs lunch').noExactMatch).toEqual(['EPERM', 'v2/chat', 'dLNs']);
+  });
+});
+
+describe('hyphenated words: searched by their words, like plain BM25', () => {
+  // SciFact claims say "T-cell" where the abstract that answers says "T cells"; the whole "t-cell"
+  // found only the pages hyphenating it, and its rarity lifted them over the rest.
+  const CELLS = ['activated T cells proliferate in the lymph node', 'the T-cell receptor binds the antigen', 'plant cell walls', 'lunch'];
+
+  it('finds the word written with a space as well as with the hyphen, and names nothing as absent', () => {
+    const db = kbOf(CELLS);
+    expect(keywordTerms(db, 'T-cell')).toEqual({ terms: ['t', 'cell'], names: ['t-cell'], noExactMatch: [] });
+    const top = keywordSearch(db, 'T-cell', 10, null).map((h) => h.chunkId);
+    expect(top.slice(0, 2).sort()).toEqual([1, 2]);
+    expect(top).toContain(3);
+  });
+
+  it('names a compound no chunk holds in a row, while its words stand in', () => {
+    const db = kbOf(['CVE-2024-1234 is fixed in 1.2', 'patched in 2024', ...CELLS]);
+    const { terms, noExactMatch } = keywordTerms(db, 'is CVE-2024-3094 fixed');
+    expect(noExactMatch).toEqual(['CVE-2024-3094']);
+    expect(terms).toEqual(['is', 'cve', '2024', '3094', 'fix']);
+    // Held as words in a row, hyphenated or not, it is not absent.
+    expect(keywordTerms(db, 'CVE-2024-1234 tissue-resident T-cells').noExactMatch).toEqual(['tissue-resident']);
+    expect(keywordTerms(kbOf(['CVE 2024 1234 was patched']), 'CVE-2024-1234').noExactMatch).toEqual([]);
+  });
+
+  it('ranks the page named by the compound first, though its words are everywhere', () => {
+    // On real READMEs, "dotenv-expand variables" by its words alone put dotenv's README first: it says
+    // dotenv, expand and variables more often than dotenv-expand's own README does.
+    const db = openDatabase(path.join(tempDir(), 'kb.sqlite'), kbMigrations, 'test kb', { vectors: true });
+    open.push(db);
+    const page = (folder: string, text: string, n: number): void => writePage(db, {
+      folder: '/n', relPath: `${folder}/README.md`, size: text.length, mtimeMs: 1, sha256: `s${n}`, path: `wiki/${folder}/README.md`, title: folder,
+      doc: { kind: 'text', text, title: folder, metadata: {}, headings: [], pages: null, language: null, encoding: 'utf-8' },
+      titleTokens: toIndexText(folder), pathTokens: toIndexText(`${folder}/README.md`),
+      sections: [{ index: 0, start: 0, end: text.length, headingPath: [] }],
+      chunks: [{ index: 0, sectionIndex: 0, start: 0, end: text.length, hash: `h${n}`, tokens: toIndexText(text) }],
+    });
+    page('dotenv', 'dotenv loads environment variables from a .env file; to expand variables, use dotenv-expand', 0);
+    page('dotenv-expand', 'Adds variable expansion on top of dotenv, for variables that refer to other variables in a long list', 1);
+    ['lunch', 'weather', 'bread'].forEach((t, n) => page(t, `a note about ${t}`, n + 2));
+    expect(keywordTerms(db, 'dotenv-expand variables').names).toEqual(['dotenv-expand']);
+    const pageOf = (chunk: number) => db.prepare(`SELECT path FROM pages WHERE id = (SELECT page_id FROM chunks WHERE id = ?)`).pluck().get(chunk);
+    expect(keywordSearch(db, 'dotenv-expand variables', 10, null).map((h) => pageOf(h.chunkId))).toEqual(['wiki/dotenv-expand/README.md', 'wiki/dotenv/README.md']);
+  });
+
+  it('keeps codes joined by other characters whole', () => {
+    const db = kbOf(['set v1.2-beta in the config', 'beta testers']);
+    expect(keywordTerms(db, 'v1.2-beta')).toEqual({ terms: ['v1.2-beta'], names: [], noExactMatch: [] });
+    expect(keywordSearch(db, 'v1.2-beta', 10, null).map((h) => h.chunkId)).toEqual([1]);
   });
 });
 

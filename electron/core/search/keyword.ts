@@ -1,8 +1,9 @@
 /**
  * The keyword stage: FTS5 bm25 over the pre-tokenized chunk text, with the page title and path in
  * their own, heavier columns. The query goes through the same tokenizer as the index; every term
- * is quoted (so `api-gateway` or `v1/chat` is one term, not FTS5 syntax) and terms are ORed.
- * An identifier is searched whole when the knowledge base has it, by its parts only when it does not.
+ * is quoted (so `v1.2-beta` or `v1/chat` is one term, not FTS5 syntax) and terms are ORed.
+ * An identifier is searched whole when the knowledge base has it, by its parts only when it does not;
+ * a hyphenated compound (`T-cell`) by its words.
  * Terms found in more than a quarter of all chunks are left out when rarer ones remain: bm25 gives
  * them little weight, but scoring every chunk that has them is what makes a keyword search slow.
  */
@@ -19,15 +20,21 @@ export const COMMON_TERM_SHARE = 0.25;
  *  notes a word in a quarter of them can still be the one that matters. */
 export const COMMON_TERMS_FROM = 10_000;
 
-/** The FTS5 MATCH expression for these terms, or null when there are none. */
-export function matchExpression(terms: string[]): string | null {
-  if (terms.length === 0) return null;
-  return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(' OR ');
+/** The FTS5 MATCH expression for these terms, and these names in the title and path columns, or null when there are none. */
+export function matchExpression(terms: string[], names: string[] = []): string | null {
+  const quoted = (t: string): string => `"${t.replace(/"/g, '""')}"`;
+  const all = [...terms.map(quoted), ...names.map((n) => `{title path} : ${quoted(n)}`)];
+  return all.length > 0 ? all.join(' OR ') : null;
 }
 
 /** The terms the keyword stage searches for, and the identifiers of the query the knowledge base never holds. */
 export interface KeywordTerms {
   terms: string[];
+  /**
+   * Hyphenated compounds of the query the knowledge base holds whole (`dotenv-expand`), searched whole
+   * in page titles and paths only: a page named by one is about it, while body text hyphenates freely.
+   */
+  names: string[];
   /** Identifier-like words (as typed) with no exact occurrence in the knowledge base, e.g. `E_CONN_RESET`. */
   noExactMatch: string[];
 }
@@ -36,19 +43,31 @@ export interface KeywordTerms {
  * The query's search terms. An identifier is searched as its whole form only when the knowledge
  * base holds it, so a page with `E_CONN_RESET` is never outranked by pages that merely say "reset";
  * only when the whole is absent do its parts stand in, and the word is named in `noExactMatch`.
+ * A hyphenated compound is searched as its words (see queryWords), and whole among `names` when the
+ * knowledge base holds it; it is named in `noExactMatch` when no chunk holds its words in a row
+ * (`CVE-2024-3094` on a folder with only CVE-2024-1234).
  */
 export function keywordTerms(db: Database.Database, query: string): KeywordTerms {
   const frequency = db.prepare(`SELECT doc FROM chunks_vocab WHERE term = ?`).pluck();
+  const phraseHeld = db.prepare(`SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1`).pluck();
   const terms = new Set<string>();
+  const names = new Set<string>();
   const noExactMatch: string[] = [];
+  const compounds = new Set<string>();
   for (const word of queryWords(query)) {
     const held = !word.identifier || ((frequency.get(word.term) as number | undefined) ?? 0) > 0;
     if (held || word.parts.length === 0) terms.add(word.term);
-    if (held) continue;
-    noExactMatch.push(word.text);
-    for (const part of word.parts) terms.add(part);
+    if (!held) for (const part of word.parts) terms.add(part);
+    const { compound } = word;
+    if (!compound) {
+      if (!held) noExactMatch.push(word.text);
+    } else if (!compounds.has(compound.text)) {
+      compounds.add(compound.text);
+      if (((frequency.get(compound.term) as number | undefined) ?? 0) > 0) names.add(compound.term);
+      if (phraseHeld.get(`{tokens} : "${compound.phrase.join(' ')}"`) === undefined) noExactMatch.push(compound.text);
+    }
   }
-  return { terms: [...terms], noExactMatch };
+  return { terms: [...terms], names: [...names], noExactMatch };
 }
 
 /**
@@ -76,7 +95,11 @@ const FUNCTION_TERMS = new Set(FUNCTION_WORDS.flatMap((w) => tokenize(w)));
  * COMMON_TERMS_FROM). A filter that would leave no term is not applied.
  */
 export function distinctiveTerms(db: Database.Database, query: string, from = COMMON_TERMS_FROM): string[] {
-  const { terms: all } = keywordTerms(db, query);
+  return distinctive(db, keywordTerms(db, query).terms, from);
+}
+
+/** `all` without FUNCTION_WORDS and common terms, as distinctiveTerms says. */
+function distinctive(db: Database.Database, all: string[], from = COMMON_TERMS_FROM): string[] {
   const worded = all.filter((t) => !FUNCTION_TERMS.has(t));
   const terms = worded.length > 0 ? worded : all;
   if (terms.length < 2) return terms;
@@ -156,14 +179,17 @@ export function keywordSearch(
   options: KeywordOptions = {},
 ): StageHit[] {
   if (pageIds && pageIds.length === 0) return [];
-  const terms = distinctiveTerms(db, query);
-  const match = matchExpression(terms);
+  const found = keywordTerms(db, query);
+  const terms = distinctive(db, found.terms);
+  const match = matchExpression(terms, found.names);
   if (!match) return [];
   const weight = options.sectionWeight ?? SECTION_WEIGHT;
   const hits = bestChunks(db, match, limit * (options.candidateFactor ?? CANDIDATE_FACTOR), pageIds);
   const titleWeight = options.sectionTitleWeight ?? SECTION_TITLE_WEIGHT;
   const sectionCount = limit * (options.sectionFactor ?? SECTIONS_PER_RESULT);
-  const sections = weight === 0 ? new Map<number, SectionScore>() : bestSections(db, match, sectionCount, pageIds, titleWeight);
+  // Section evidence is the text's: names are searched in titles and paths only (see KeywordTerms).
+  const sectionMatch = matchExpression(terms);
+  const sections = weight === 0 || !sectionMatch ? new Map<number, SectionScore>() : bestSections(db, sectionMatch, sectionCount, pageIds, titleWeight);
   const scored = hits.map((hit) => {
     const section = sections.get(hit.sectionId);
     return { ...hit, score: hit.score + weight * (section?.score ?? 0), text: hit.text + weight * (section?.text ?? 0), own: 0 };

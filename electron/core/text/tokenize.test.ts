@@ -219,6 +219,18 @@ describe('queryWords', () => {
     ]);
   });
 
+  it('splits a hyphenated compound into its words, each marked with the compound', () => {
+    expect(words('T-cell HIV-1 iPSC-derived')).toEqual([
+      ['T', 't', '', false], ['cell', 'cell', '', false], ['HIV', 'hiv', '', true], ['1', '1', '', false],
+      ['iPSC', 'ipsc', 'psc', true], ['derived', 'deriv', '', false],
+    ]);
+    expect(queryWords('T-cell').map((w) => w.compound)).toEqual([{ text: 'T-cell', term: 't-cell', phrase: ['t', 'cell'] }, { text: 'T-cell', term: 't-cell', phrase: ['t', 'cell'] }]);
+    expect(queryWords('iPSC-derived')[0]!.compound).toEqual({ text: 'iPSC-derived', term: 'ipsc-derived', phrase: ['ipsc', 'i', 'psc', 'deriv'] });
+    // Other connectors keep a code whole; the plain words of a query have no compound.
+    expect(words('v1.2-beta')).toEqual([['v1.2-beta', 'v1.2-beta', 'v1 beta', true]]);
+    expect(queryWords('api gateway').map((w) => w.compound)).toEqual([undefined, undefined]);
+  });
+
   it('gives CJK tokens as plain words and leaves out repeats', () => {
     expect(words('超时 超时 reset')).toEqual([['超', '超', '', false], ['时', '时', '', false], ['超时', '超时', '', false], ['reset', 'reset', '', false]]);
   });

@@ -369,6 +369,12 @@ export interface QueryWord {
   parts: string[];
   /** True for a word a person types as an exact name: a code, path, camelCase or mixed letters and digits. */
   identifier: boolean;
+  /**
+   * For a word of a hyphenated compound (`T-cell`, `tissue-resident`, `CVE-2024-3094`): the compound as
+   * typed, its whole index token (`t-cell`), and the index tokens of its words in order, which every
+   * chunk that holds it, written with hyphens or with spaces, holds as a phrase.
+   */
+  compound?: { text: string; term: string; phrase: string[] };
 }
 
 const LETTER_AND_DIGIT = /\p{L}.*\p{N}|\p{N}.*\p{L}/u;
@@ -380,9 +386,25 @@ function looksLikeName(word: string, tokens: string[]): boolean {
   return tokens.length > 1 || LETTER_AND_DIGIT.test(word) || ALL_CAPITALS.test(word);
 }
 
+/** Words joined by hyphens and nothing else (`T-cell`, `HIV-1`, `api-gateway`, not `v1.2-beta`). */
+const HYPHEN_COMPOUND = /^[\p{L}\p{N}\p{M}]+(?:-+[\p{L}\p{N}\p{M}]+)+$/u;
+
+/** One word without hyphens (a plain word or a code), with its index term and usable parts. */
+function queryWord(text: string, tokens: string[]): QueryWord {
+  const parts = tokens.slice(1).filter((p) => p.length > 1 && !DIGITS_ONLY.test(p));
+  return { text, term: tokens[0]!, parts, identifier: looksLikeName(text, tokens) };
+}
+
 /**
  * The words of a query, each with its index term and, for an identifier, its usable parts, in
  * first-appearance order with repeated terms left out. CJK runs give one plain word per token.
+ *
+ * Hyphens separate words, as spaces do: `T-cell` is the words `T` and `cell`, each marked with the
+ * compound. Written text hyphenates freely ("T-cell", "T cells"; "tissue-resident macrophages"), and
+ * searching such a word whole found only the pages that hyphenate it the same way, with the whole's
+ * rarity lifting them over pages that say the same thing with a space (SciFact train keyword nDCG@10
+ * 0.699 → 0.705; the keyword stage still searches the whole in page titles and paths, see
+ * keywordTerms). Codes joined by other characters (`E_CONN_RESET`, `v1/chat`) stay whole.
  */
 export function queryWords(query: string): QueryWord[] {
   const normalized = query.normalize('NFKC');
@@ -405,8 +427,15 @@ export function queryWords(query: string): QueryWord[] {
       continue;
     }
     if (tokens.length === 0) continue;
-    const parts = tokens.slice(1).filter((p) => p.length > 1 && !DIGITS_ONLY.test(p));
-    add({ text, term: tokens[0]!, parts, identifier: looksLikeName(text, tokens) });
+    if (!HYPHEN_COMPOUND.test(text)) {
+      add(queryWord(text, tokens));
+      continue;
+    }
+    const compound = { text, term: tokens[0]!, phrase: tokens.slice(1) };
+    for (const piece of text.split(/-+/)) {
+      const pieceTokens = tokenize(piece);
+      if (pieceTokens.length > 0) add({ ...queryWord(piece, pieceTokens), compound });
+    }
   }
   return words;
 }
