@@ -50,8 +50,9 @@ export type FileOutcome =
  * when any of them changes, so knowledge bases indexed before are indexed again even though their
  * files have not changed. 2: headings joined to their text; titles from level-1 headings only.
  * 3: every section gets its row of the section keyword index (kb migration 006).
+ * 4: heading paths without linked images (badges).
  */
-export const PAGE_FORMAT = 3;
+export const PAGE_FORMAT = 4;
 
 const SKIP_REASONS = new Set(['binary', 'unsupported', 'too_large', 'empty']);
 

@@ -122,6 +122,7 @@ describe('parseMarkdown headings where Markdown parsers could disagree', () => {
     ['emphasis and strong', '# *a* **b** ***c*** _d_', 'a b c d'],
     ['inline code kept, one space trimmed', '# run `` `x` `` now', 'run `x` now'],
     ['image alt kept, also with markup inside', '# ![a *b* `c`](x.png) d', 'a b c d'],
+    ['a linked image (a badge) dropped, a plain one kept', '# better-sqlite3 [![Build Status](b.svg)](https://ci/x) ![go](g.png)', 'better-sqlite3 go'],
     ['link text kept, URL dropped', '# [Sift](https://example.com "t") docs', 'Sift docs'],
     ['a javascript: link still gives its text', '# [x](javascript:void(0))', 'x'],
     ['reference link defined below', '# [Guide][g]\n\n[g]: /guide', 'Guide'],

@@ -224,13 +224,22 @@ function headingText(content: string, env: Env): string {
 
 /**
  * Text, escaped characters, entities and inline code keep their (decoded) characters; an image
- * gives its alt text. Inside an alt text, raw HTML is kept and a hard break adds nothing, as an
- * image description is plain text; elsewhere raw HTML is dropped and a hard break is a space.
+ * gives its alt text, unless it is a link's (a badge, `[![Build Status](…)](…)`, which named every
+ * passage of better-sqlite3's README "better-sqlite3 Build Status › …"). Inside an alt text, raw HTML
+ * is kept and a hard break adds nothing, as an image description is plain text; elsewhere raw HTML
+ * is dropped and a hard break is a space.
  */
 function plainText(tokens: Token[], inAlt: boolean): string {
   let out = '';
+  let links = 0;
   for (const token of tokens) {
     switch (token.type) {
+      case 'link_open':
+        links++;
+        break;
+      case 'link_close':
+        links--;
+        break;
       case 'text':
       case 'text_special':
       case 'code_inline':
@@ -246,7 +255,7 @@ function plainText(tokens: Token[], inAlt: boolean): string {
         if (inAlt) out += token.content;
         break;
       case 'image':
-        out += plainText(token.children ?? [], true);
+        if (links === 0) out += plainText(token.children ?? [], true);
         break;
     }
   }
