@@ -51,8 +51,9 @@ export type FileOutcome =
  * files have not changed. 2: headings joined to their text; titles from level-1 headings only.
  * 3: every section gets its row of the section keyword index (kb migration 006).
  * 4: heading paths without linked images (badges).
+ * 5: no title from a level-1 heading after a lower one; licence/copyright/changelog files titled by folder.
  */
-export const PAGE_FORMAT = 4;
+export const PAGE_FORMAT = 5;
 
 const SKIP_REASONS = new Set(['binary', 'unsupported', 'too_large', 'empty']);
 
@@ -68,17 +69,24 @@ export function pagePathOf(prefix: string, relPath: string): string {
 const NAMED_BY_FOLDER = /^(?:readme|index)(?:\.[^.]*)?$/i;
 
 /**
- * The title of a page whose file names none: the file name without its extension, or for a README
- * or index file its folder's name (the knowledge-base folder's own name at the top level).
+ * Files every project has one of, named by their folder too (`bash/copyright` → "bash copyright"):
+ * ten pages all titled "copyright" or "LICENSE" tell a reader nothing in a result list.
+ */
+const SHARED_NAME = /^(?:copyright|copying|licen[cs]e|changelog|changes|history|news|notice|authors|contributors)(?:\.[^.]*)?$/i;
+
+/**
+ * The title of a page whose file names none: the file name without its extension; for a README
+ * or index file its folder's name (the knowledge-base folder's own name at the top level); for a
+ * licence, copyright or changelog file the folder's name before the file's.
  */
 export function titleFromFileName(folder: string, relPath: string): string {
   const base = path.basename(relPath);
-  if (NAMED_BY_FOLDER.test(base)) {
-    const parent = path.basename(path.dirname(relPath));
-    const named = parent && parent !== '.' ? parent : path.basename(folder);
-    if (named) return named;
-  }
-  return base.replace(/\.[^.]+$/, '') || relPath;
+  const stem = base.replace(/\.[^.]+$/, '') || relPath;
+  const parent = path.basename(path.dirname(relPath));
+  const named = parent && parent !== '.' ? parent : path.basename(folder);
+  if (NAMED_BY_FOLDER.test(base) && named) return named;
+  if (SHARED_NAME.test(base) && named) return `${named} ${stem}`;
+  return stem;
 }
 
 /** Read and prepare one file. Never throws for a bad file: the problem is the outcome. */

@@ -16,6 +16,7 @@ describe('kindOf', () => {
     ['README', 'text', null],
     ['readme', 'text', null],
     ['LICENSE', 'text', null],
+    ['/usr/share/doc/bc/copyright', 'text', null],
     ['CHANGELOG', 'text', null],
     ['Makefile', 'code', 'makefile'],
     ['Dockerfile', 'code', 'dockerfile'],

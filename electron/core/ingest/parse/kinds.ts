@@ -27,10 +27,10 @@ const CODE = new Map<string, string>(Object.entries({
   css: 'css', scss: 'scss', xml: 'xml', lua: 'lua', dart: 'dart',
 }));
 
-/** Extensionless names that are prose (compared lower-case). */
+/** Extensionless names that are prose (compared lower-case); `copyright` is every Debian package's licence file. */
 const TEXT_NAMES = new Set([
-  'readme', 'license', 'licence', 'copying', 'changelog', 'changes', 'history', 'news', 'notice', 'authors',
-  'contributors', 'install', 'todo', 'notes',
+  'readme', 'license', 'licence', 'copying', 'copyright', 'changelog', 'changes', 'history', 'news', 'notice',
+  'authors', 'contributors', 'install', 'todo', 'notes',
 ]);
 
 /** Extensionless names that are code, with their language (compared lower-case). */

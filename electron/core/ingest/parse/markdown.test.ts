@@ -49,7 +49,9 @@ describe('parseMarkdown', () => {
     ['front matter title', '---\ntitle: "  From YAML "\n---\n# Heading\n', 'From YAML'],
     ['numeric front matter title', '---\ntitle: 2024\n---\ntext\n', '2024'],
     // A level-2 heading names a part of the page, never the page (issue #12: "Installation", "Contents").
-    ['first level-1 heading when no title', '---\nauthor: me\n---\ntext\n\n## Second level first\n\n# Later\n', 'Later'],
+    ['first level-1 heading when no title', '---\nauthor: me\n---\ntext\n\n# First\n\n## Second level\n', 'First'],
+    // ...nor is a level-1 heading after one (zustand's "# Recipes" after its "##" introduction).
+    ['no level-1 heading after a level-2 one', '---\nauthor: me\n---\ntext\n\n## Second level first\n\n# Later\n', null],
     ['first non-empty heading', '#\n\n# Real *one*\n', 'Real one'],
     ['no heading, no title', 'just text\n', null],
     ['empty front matter title', '---\ntitle: ""\n---\n# H\n', 'H'],

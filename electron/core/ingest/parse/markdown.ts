@@ -41,8 +41,9 @@ function createParser(): MarkdownIt {
  * Parse Markdown `source` (already decoded, line endings already `\n`). Front matter (`---` YAML at
  * the very start) is cut from the text together with the blank lines after it; heading offsets are
  * counted in the returned text. Title: front matter `title`, else the first level-1 heading (`#`,
- * `===` or an HTML `<h1>`) that has text once badges, images and link URLs are gone, else null —
- * never a level-2 heading, which names a part ("Installation", "Contents"), not the page.
+ * `===` or an HTML `<h1>`), if no other heading comes before it, that has text once badges, images and
+ * link URLs are gone, else null — never a level-2 heading, which names a part ("Installation",
+ * "Contents"), not the page.
  */
 export function parseMarkdown(source: string): ParsedMarkdown {
   const front = frontMatterOf(source);
@@ -123,7 +124,8 @@ function keptValue(value: unknown): MetadataValue | undefined {
 /**
  * Every heading (ATX or setext, at any depth: in block quotes and list items too), spanning its
  * whole source line(s): from the start of its first line to the end of its last, without the `\n`;
- * and the title the first level-1 heading gives (see parseMarkdown), or null.
+ * and the title the first level-1 heading gives (see parseMarkdown), or null. Only a level-1 heading
+ * before every other heading can be the title.
  */
 function headingsOf(text: string): { headings: Heading[]; firstH1: string | null } {
   // The env collects link reference definitions, so `# [name]` reads like the document defines it.
@@ -131,10 +133,12 @@ function headingsOf(text: string): { headings: Heading[]; firstH1: string | null
   const tokens = markdown.parse(text, env);
   const found: Heading[] = [];
   let h1: string | null = null;
+  // A level-1 heading after a lower one is a section (zustand's "# Recipes" after its "##" intro).
+  let pastTitle = false;
   let lines: LineStarts | null = null;
   for (let i = 0; i < tokens.length; i++) {
     const open = tokens[i]!;
-    if (open.type === 'html_block' && h1 === null) h1 = htmlH1Title(open.content);
+    if (open.type === 'html_block' && h1 === null && !pastTitle) h1 = htmlH1Title(open.content);
     if (open.type !== 'heading_open' || !open.map) continue;
     lines ??= lineStarts(text);
     const [first, afterLast] = open.map;
@@ -145,7 +149,8 @@ function headingsOf(text: string): { headings: Heading[]; firstH1: string | null
       level: Number(open.tag.slice(1)),
       text: headingText(content, env),
     });
-    if (open.tag === 'h1' && h1 === null) h1 = titleText(content, env);
+    if (open.tag === 'h1' && h1 === null && !pastTitle) h1 = titleText(content, env);
+    if (open.tag !== 'h1') pastTitle = true;
   }
   // The first level-1 heading with text decides: a part name there means no title from headings.
   return { headings: found, firstH1: h1 && !PART_NAMES.has(h1.toLowerCase()) ? h1 : null };

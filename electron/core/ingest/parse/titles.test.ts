@@ -71,6 +71,12 @@ const README_HEADS: [string, string, string | null][] = [
     '[![Build](https://x/b.svg)](https://x)\n\n# Introduction\n\ntext\n\n# Questions and issues\n',
     null,
   ],
+  [
+    'a level-1 heading after the level-2 ones of a README is a section',
+    '<p align="center"><img src="./docs/bear.jpg" /></p>\n\n[![Build](https://x/b.svg)](https://x)\n\n' +
+      'A small, fast state-management solution.\n\n## First create a store\n\ntext\n\n# Recipes\n\n## Fetching\n',
+    null,
+  ],
   ['front matter wins over the heading', '---\ntitle: 网关手册\n---\n\n# 网关超时处理手册\n\n正文。\n', '网关手册'],
   ['a Chinese level-1 heading', '# 网关超时处理手册\n\n## 背景\n\n正文。\n', '网关超时处理手册'],
 ];
@@ -112,6 +118,10 @@ describe('titles from file names', () => {
     ['/kb/notes', 'README', 'notes'],
     ['/kb/notes', 'guides/retry-policy.md', 'retry-policy'],
     ['/kb/notes', 'Makefile', 'Makefile'],
+    ['/usr/share/doc', 'bash/copyright', 'bash copyright'],
+    ['/kb/zod', 'LICENSE', 'zod LICENSE'],
+    ['/kb/notes', 'zod/CHANGELOG.md', 'zod CHANGELOG'],
+    ['/kb/notes', 'copyright-notes.md', 'copyright-notes'],
   ])('%s + %s → %s', (folder, relPath, title) => {
     expect(titleFromFileName(folder, relPath)).toBe(title);
   });
@@ -129,6 +139,8 @@ describe('prepareFile titles a README by its folder when it names nothing', () =
     ],
     ['bluebird/README.md', '# Introduction\n\nBluebird is a promise library.\n', 'bluebird'],
     ['zod/README.md', '<h1 align="center">Zod</h1>\n\n## Installation\n', 'Zod'],
+    ['zustand/README.md', 'A small store.\n\n## First create a store\n\ntext\n\n# Recipes\n\ntext\n', 'zustand'],
+    ['bc/copyright', 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\nUpstream-Name: bc\n', 'bc copyright'],
   ])('%s', async (relPath, source, title) => {
     fs.mkdirSync(path.join(root, path.dirname(relPath)), { recursive: true });
     fs.writeFileSync(path.join(root, relPath), source);
