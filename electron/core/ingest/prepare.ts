@@ -51,7 +51,8 @@ export type FileOutcome =
  * files have not changed. 2: headings joined to their text; titles from level-1 headings only.
  * 3: every section gets its row of the section keyword index (kb migration 006).
  * 4: heading paths without linked images (badges).
- * 5: no title from a level-1 heading after a lower one; licence/copyright/changelog files titled by folder.
+ * 5: no title from a level-1 heading after a lower one; licence/copyright/changelog files titled by folder;
+ *    no chunk without words, none creeping towards a long whitespace run.
  */
 export const PAGE_FORMAT = 5;
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SiftError } from '../../../shared/errors';
 import type { Heading } from '../ingest/types';
-import { buildSections, chunkSections, contentHash, headingPathAt, type ChunkOptions, type ChunkSpan, type SectionSpan } from './chunk';
+import { buildSections, chunkSections, contentHash, hasWords, headingPathAt, type ChunkOptions, type ChunkSpan, type SectionSpan } from './chunk';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
@@ -17,6 +17,15 @@ function markdownHeadings(text: string): Heading[] {
 }
 
 const isBlank = (s: string): boolean => s.trim() === '';
+
+/**
+ * Why consecutive chunks of a section may fail to overlap, or null: a whitespace run longer than
+ * half a chunk lies between them, or a wordless piece was left out.
+ */
+function gapReason(gap: string, chunkSize: number): string | null {
+  if ((gap.match(/\s+/g) ?? []).some((run) => run.length > chunkSize / 2)) return 'whitespace run';
+  return gap.trim() !== '' ? 'wordless piece' : null;
+}
 
 /** Every property the brief promises, for one text. Returns the chunks for fixture-specific checks. */
 function chunkAndCheck(text: string, headings: Heading[], options: ChunkOptions = {}): { sections: SectionSpan[]; chunks: ChunkSpan[] } {
@@ -55,14 +64,15 @@ function chunkAndCheck(text: string, headings: Heading[], options: ChunkOptions 
   for (const section of sections) {
     const own = bySection.get(section.index) ?? [];
     expect(own.length).toBeGreaterThan(0);
-    expect(isBlank(text.slice(section.start, own[0]!.start))).toBe(true);
-    expect(isBlank(text.slice(own[own.length - 1]!.end, section.end))).toBe(true);
+    // What no chunk holds has no words: whitespace, or markup such as a table rule.
+    expect(hasWords(text, section.start, own[0]!.start)).toBe(false);
+    expect(hasWords(text, own[own.length - 1]!.end, section.end)).toBe(false);
     for (let i = 1; i < own.length; i++) {
       const [prev, next] = [own[i - 1]!, own[i]!];
       expect(next.start).toBeGreaterThan(prev.start);
       expect(next.end).toBeGreaterThan(prev.end);
-      if (overlap > 0) expect(next.start).toBeLessThan(prev.end);
-      else expect(isBlank(text.slice(prev.end, next.start))).toBe(true);
+      if (next.start >= prev.end) expect(hasWords(text, prev.end, next.start)).toBe(false);
+      if (overlap > 0 && next.start >= prev.end) expect(gapReason(text.slice(prev.end, next.start), chunkSize)).not.toBeNull();
     }
   }
   return { sections, chunks };
@@ -166,6 +176,29 @@ describe('buildSections and chunkSections', () => {
   it('make one chunk of a short section, trimmed', () => {
     const { chunks } = chunkAndCheck('\n\n  Just one line.  \n', []);
     expect(chunks.map((c) => c.text)).toEqual(['Just one line.']);
+  });
+
+  it('step over a whitespace run longer than a chunk instead of creeping towards it', () => {
+    // zod-to-json-schema's README pads its options table with 600+ spaces a cell: chunks ended at the
+    // same word again and again, each start halfway closer ("| Effect", "fect", "ct", "t").
+    const pad = ' '.repeat(650);
+    const table = `| Option${pad}| Effect${pad}|\n| **name**?: string${pad}| The schema name, used in the definitions object.${pad}|`;
+    const text = `### Options object\n\nThe following options are available:\n\n${table}\n`;
+    const { chunks } = chunkAndCheck(text, markdownHeadings(text));
+    expect(chunks.every((c) => c.text.length >= 6)).toBe(true);
+    expect(chunks.filter((c) => c.text.endsWith('Effect'))).toHaveLength(1);
+    expect(chunks.some((c) => c.text.includes('The schema name'))).toBe(true);
+  });
+
+  it('leave out pieces with no words once markup is set aside: a table rule, a row of logos', () => {
+    const rule = `| ${'-'.repeat(300)} | ${'-'.repeat(300)} |`;
+    const logos = Array.from({ length: 8 }, (_, n) => `<a href="https://opencollective.com/x/sponsor/${n}/website"><img src="https://opencollective.com/x/sponsor/${n}/avatar.svg"></a>`).join('\n');
+    const text = `## Options\n\n| Option | Effect |\n${rule}\n| **cache** | Keeps parsed files in memory. |\n\n${logos}\n\nThanks to every sponsor.`;
+    const { chunks } = chunkAndCheck(text, markdownHeadings(text), { chunkSize: 200, overlap: 40 });
+    expect(chunks.every((c) => hasWords(c.text, 0, c.text.length))).toBe(true);
+    expect(chunks.some((c) => /^[|\s-]+$/.test(c.text))).toBe(false);
+    expect(chunks.some((c) => c.text.includes('Keeps parsed files'))).toBe(true);
+    expect(chunks[chunks.length - 1]!.text).toContain('Thanks to every sponsor.');
   });
 
   it('touch without overlap when overlap is 0', () => {

@@ -222,17 +222,29 @@ function chunkEnd(text: string, start: number, sectionEnd: number, chunkSize: nu
   return findCut(text, lo, hi, target, false) ?? graphemeBoundary(text, target, start, hi);
 }
 
-/** The chunks of one section, appended to `out`. */
+/**
+ * The chunks of one section, appended to `out`. A piece with no words once markup is set aside (a
+ * table rule, a row of sponsor logos) is no chunk: quoted it answers nothing, and its URL fragments
+ * would match searches. A piece that ends where the previous chunk ended (a cut inside a whitespace
+ * run longer than a chunk, as padded Markdown tables have) adds no text: the next chunk starts after
+ * the run instead of creeping towards it in ever shorter overlaps ("ct", "t").
+ */
 function chunkSection(text: string, section: SectionSpan, opts: ResolvedOptions, out: ChunkSpan[]): void {
   let start = skipWhitespace(text, section.start, section.end);
+  let lastEnd = -1;
   while (start < section.end) {
     const end = chunkEnd(text, start, section.end, opts.chunkSize);
     const trimmed = trimEndAt(text, start, end);
-    const body = text.slice(start, trimmed);
-    out.push({ index: out.length, sectionIndex: section.index, start, end: trimmed, text: body, hash: contentHash(body) });
+    const adds = trimmed > lastEnd;
+    if (adds && hasWords(text, start, trimmed)) {
+      const body = text.slice(start, trimmed);
+      out.push({ index: out.length, sectionIndex: section.index, start, end: trimmed, text: body, hash: contentHash(body) });
+    }
     if (end >= section.end) break;
+    lastEnd = Math.max(lastEnd, trimmed);
     // Strictly after `start` (see overlapStart), so the loop always advances.
-    start = skipWhitespace(text, overlapStart(text, start, trimmed, opts.overlap), section.end);
+    const next = adds ? overlapStart(text, start, trimmed, opts.overlap) : end;
+    start = skipWhitespace(text, next, section.end);
   }
 }
 
@@ -240,7 +252,8 @@ function chunkSection(text: string, section: SectionSpan, opts: ResolvedOptions,
  * Child chunks of every section: about chunkSize characters each (never more than 1.25×), cut at
  * sentence ends, else at line breaks, clause marks or spaces, else between graphemes; consecutive
  * chunks of a section share about `overlap` characters. A chunk never crosses its section, never
- * starts or ends with whitespace, and is never empty. Work and chunk count are linear in the text.
+ * starts or ends with whitespace, is never empty and always holds words (see chunkSection). Work
+ * and chunk count are linear in the text.
  */
 export function chunkSections(text: string, sections: SectionSpan[], options?: ChunkOptions): ChunkSpan[] {
   const opts = resolveOptions(options);
