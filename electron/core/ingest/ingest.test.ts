@@ -169,8 +169,10 @@ describe('titles', () => {
     const cases: [string, string | Buffer, string][] = [
       ['front-matter.md', '---\ntitle: From Front Matter\n---\n# A heading\n\nbody', 'From Front Matter'],
       ['blank-title.md', '---\ntitle: "  "\n---\n# Heading wins\n\nbody', 'Heading wins'],
-      // A level-2 heading names a part ("Installation"), never the page (issue #12).
-      ['heading.md', 'intro line\n\n## Second-level first\n\n# Top level later\n', 'Top level later'],
+      // A level-2 heading names a part ("Installation"), never the page (issue #12), and so does a
+      // level-1 heading after one (zustand's "# Recipes").
+      ['heading.md', 'intro line\n\n# Top level\n\n## Second level\n', 'Top level'],
+      ['later.md', 'intro line\n\n## Second-level first\n\n# Top level later\n', 'later'],
       ['no-heading.md', 'just words', 'no-heading'],
       ['中文 标题 🚀.md', '没有标题的笔记', '中文 标题 🚀'],
       ['plain.txt', '# not a heading in plain text', 'plain'],
