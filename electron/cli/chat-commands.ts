@@ -1,6 +1,6 @@
 /** The CLI's chat command: `sift ask` streams an answer and prints its references. */
 import { randomUUID } from 'node:crypto';
-import type { ChatMessage, Reference } from '../../shared/chat-models';
+import type { ChatMessage, Decision, Reference } from '../../shared/chat-models';
 import type { EventName } from '../../shared/contract';
 import type { ProviderSettings } from '../../shared/settings';
 import { ollamaHostFromEnv } from '../core';
@@ -33,6 +33,13 @@ export function providerFlags(flags: CommandInput['flags'], env: NodeJS.ProcessE
 }
 
 /** Chat commands, keyed by their words. */
+/** What a turn that did not simply answer means, in the words the app shows under such an answer. */
+const DECISION_NOTES: Record<Exclude<Decision, 'answered'>, string> = {
+  refused: 'no answer: nothing in this knowledge base answers the question',
+  clarification: 'the answer asks you to make the question more precise',
+  no_answer: 'the model produced no answer',
+};
+
 export const chatCommands: Record<string, Command> = {
   ask: {
     words: 1,
@@ -67,7 +74,7 @@ export const chatCommands: Record<string, Command> = {
         return end.ok ? 0 : 1;
       }
       io.out('');
-      if (turn && turn.decision !== 'answered') io.out(`(${turn.decision})`);
+      if (turn && turn.decision !== 'answered') io.out(`(${DECISION_NOTES[turn.decision]})`);
       if (turn?.references.length) io.out(`\nReferences:\n${turn.references.map(formatReference).join('\n')}`);
       if (!end.ok) io.err(`sift: the answer failed: ${end.error}`);
       io.err(`conversation ${sent.conversationId}`);

@@ -40,8 +40,12 @@ describe('sift ask, ingest, pages, search', () => {
     expect(down.out).toMatch(/^No language model is running \(Ollama is not reachable at `http:\/\/127\.0\.0\.1:9`\)/);
     expect(down.out).toMatch(/retries three times after E_CONN_RESET\. \[1\]\n\nReferences:\n\[1\] Retry policy — wiki\/retry\.md · Retry policy$/);
 
+    // A question nothing matches: the turn's decision is said in words, as the app says it.
+    const nothing = await run('--data-dir', data, 'ask', 'Ops', '超时', '--ollama-host', 'http://127.0.0.1:9');
+    expect(nothing.out).toMatch(/知识库中没有找到与这个问题相关的内容。\n\(no answer: nothing in this knowledge base answers the question\)$/);
+
     const conversations = JSON.parse((await run('--data-dir', data, 'conversations', 'Ops', '--json')).out);
-    expect(conversations).toHaveLength(2);
+    expect(conversations).toHaveLength(3);
     const first = conversations.find((c: { id: string }) => c.id === turn.conversationId);
     expect(first.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']);
     const md = await run('--data-dir', data, 'export', first.id);

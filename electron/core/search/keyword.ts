@@ -86,8 +86,8 @@ export const FUNCTION_WORDS = [
   // "safeParse vs parse": a comparison's connector is not what is compared (it matched every "VS Code").
   'vs', 'versus',
 ] as const;
-/** FUNCTION_WORDS as index terms (stemmed as the index stems them, e.g. `does` → `doe`). */
-const FUNCTION_TERMS = new Set(FUNCTION_WORDS.flatMap((w) => tokenize(w)));
+/** FUNCTION_WORDS as index terms (stemmed as the index stems them, e.g. `does` → `doe`); quote-window.ts uses them too. */
+export const FUNCTION_TERMS = new Set(FUNCTION_WORDS.flatMap((w) => tokenize(w)));
 
 /**
  * The query's terms (see keywordTerms) without FUNCTION_WORDS, and without those in more than
