@@ -1,7 +1,8 @@
 /**
  * Citation chips survive passages cut inside code blocks (issue #12): without Ollama every quoted
  * passage keeps its chip, and a model answer that opens a fence and never closes it still shows the
- * chips after that paragraph.
+ * chips after that paragraph. A reference shows its passage from the words on the question, so a
+ * passage cut in the tail of a code example shows the prose after it, as prose.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -47,4 +48,24 @@ test('a fence the model never closes ends at its paragraph; the chips after it w
     await expect(answer.getByRole('button', { name: new RegExp(`^Citation ${n}: `) })).toHaveCount(1);
   }
   await expect(answer.getByRole('button', { name: /^Citation 3: / })).toHaveCount(0);
+});
+
+test('a reference shows its passage from the words on the question: prose as prose, not the code before it', async ({ page, served }) => {
+  const example = Array.from({ length: 30 }, (_, n) => `  const field${n} = schema.shape.field${n};`).join('\n');
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sift-e2e-focus-'));
+  fs.writeFileSync(
+    path.join(folder, 'errors.md'),
+    `# Handling errors\n\n\`\`\`ts\n${example}\n\`\`\`\n\nTo avoid a try/catch block, call safeParse and read its result object.\n`,
+  );
+  await served.ollama.close();
+  await createKb(page, 'Examples');
+  await addFolderAndIndex(page, folder);
+  await showScreen(page, 'Chat');
+  await ask(page, 'safeParse result object');
+  await waitTurnEnded(page, /^Answered with passages only/);
+  const quote = lastAnswer(page).getByRole('region', { name: 'References' }).locator('.reference-quote').first();
+  await expect(quote).toContainText(/^…\s*To avoid a try\/catch block/);
+  await expect(quote.locator('pre')).toHaveCount(0);
+  await expect(quote).not.toContainText('field0');
+  await expect(lastAnswer(page).locator('.answer-text')).toContainText('…To avoid a try/catch block');
 });

@@ -29,6 +29,10 @@ export const Reference = z.object({
   provenance: Provenance,
   /** The passage text (the quote shown under the answer). */
   quote: z.string(),
+  /** The passage's `focus` and `openFence`: where a preview of the quote starts, and the fence of the code
+   *  block it starts inside. */
+  focus: z.number().int().positive().optional(),
+  openFence: z.string().optional(),
   evidenceId: z.string(),
   start: z.number().int(),
   end: z.number().int(),

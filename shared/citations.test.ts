@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closeOpenFences, findAttributedQuotes, parseCitationMarkers, quoteMatches } from './citations';
+import { closeOpenFences, fenceOpenAt, findAttributedQuotes, parseCitationMarkers, quoteMatches } from './citations';
 
 describe('parseCitationMarkers', () => {
   // [name, text, expected markers as [raw, numbers]]
@@ -96,6 +96,24 @@ describe('closeOpenFences', () => {
     const text = 'Quoted:\n```\nconst r = schema.parse(x) [9]\n\nUse safeParse [1] or parse [2].';
     const closed = closeOpenFences(text);
     expect(parseCitationMarkers(closed).map((m) => m.raw)).toEqual(['[1]', '[2]']);
+  });
+});
+
+describe('fenceOpenAt', () => {
+  const page = 'Intro\n```ts\ncode();\n```\nprose\n~~~~\n```\nstill code\n~~~~\nend';
+  const at = (word: string): [string, number] => [page, page.indexOf(word)];
+  it.each([
+    ['before any block', ...at('Intro'), null],
+    ['on the opening line itself', ...at('```ts'), null],
+    ['inside a backtick block', ...at('code()'), '```'],
+    ['on its closing line', ...at('```\nprose'), '```'],
+    ['after it closes', ...at('prose'), null],
+    ['inside a tilde block, where backticks do not close it', ...at('still code'), '~~~~'],
+    ['after the tilde block', ...at('end'), null],
+    ['in a block never closed', 'a\n```\nb\nc', 9, '```'],
+    ['after a line indented too far to be a fence', '    ```\nx', 8, null],
+  ] as [string, string, number, string | null][])('%s', (_label, text, offset, fence) => {
+    expect(fenceOpenAt(text, offset)).toBe(fence);
   });
 });
 

@@ -123,6 +123,28 @@ export function fencedBlocks(text: string): FencedBlock[] {
 }
 
 /**
+ * The fence (its run, e.g. `` ``` `` or `~~~~`) of the code block of Markdown `text` that `offset` lies
+ * inside, or null. This reads a whole page, as CommonMark does: a fence never closed runs to the end.
+ * A passage that starts inside a code block shows as the page does only when its quote opens the
+ * block again; otherwise the block's closing fence would open one and turn the prose after it to code.
+ */
+export function fenceOpenAt(text: string, offset: number): string | null {
+  let open: string | null = null;
+  for (let start = 0; start < offset; ) {
+    const newline = text.indexOf('\n', start);
+    const line = text.slice(start, newline === -1 ? text.length : newline);
+    if (open !== null) {
+      if (closesFence(line, open)) open = null;
+    } else {
+      open = openingFence(line)?.run ?? null;
+    }
+    if (newline === -1) break;
+    start = newline + 1;
+  }
+  return open;
+}
+
+/**
  * `text` with every fence that is never closed closed at the end of its paragraph, so a Markdown
  * renderer shows the same code as {@link parseCitationMarkers} skips (a renderer would run the block to
  * the end of the answer and swallow every citation chip after it). Offsets change only after a block.

@@ -221,6 +221,14 @@ export const Passage = z.object({
   /** sha256 (hex) of `text`, recomputable by any client. */
   contentHash: z.string(),
   provenance: Provenance,
+  /** Where in `text` its words on the query begin (the first line or sentence holding one), when the
+   *  passage is longer than a preview shows (400 characters or 4 lines) and that is not its start;
+   *  absent otherwise. Previews and extractive quotes start there, after an ellipsis. */
+  focus: z.number().int().positive().optional(),
+  /** Markdown pages: the fence of the code block that the shown text (from `focus`, else the start) lies
+   *  inside (`` ``` ``), absent otherwise. A client showing it as Markdown opens the block with it first
+   *  (see `fenceOpenAt`), so code shows as code and the prose after the block's closing fence as prose. */
+  openFence: z.string().optional(),
   /** `kb_meta`: a page describing the whole knowledge base (README, overview…), for questions about all of it.
    *  `glossary`: an entry of the knowledge base's glossary, for a term the question names. */
   hitReason: z.enum(['explicit', 'title', 'body', 'kb_meta', 'glossary']),

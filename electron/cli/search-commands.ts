@@ -45,7 +45,9 @@ export function formatResults(r: SearchResult): string {
   if (r.passages.length === 0) lines.push('Nothing matched in this knowledge base.');
   r.passages.forEach((p, i) => {
     lines.push(`[${i + 1}] ${p.title} — ${where(p)}  [${p.start}, ${p.end})`);
-    lines.push(`    ${p.text.replace(/\s+/g, ' ').trim().slice(0, 240)}`);
+    // From its focus, where its words on the query begin (the whole text stays in --json).
+    const shown = p.text.slice(p.focus ?? 0).replace(/\s+/g, ' ').trim().slice(0, 240);
+    lines.push(`    ${p.focus ? '…' : ''}${shown}`);
     lines.push(`    ${figures(p)}`);
   });
   lines.push(`${r.mode} search, ${r.timings.totalMs.toFixed(1)} ms`);

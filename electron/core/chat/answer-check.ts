@@ -40,7 +40,10 @@ export function referencesOf(citations: Citation[], passages: Passage[]): Refere
   for (const c of citations) {
     if (!c.valid || references.some((r) => r.number === c.number)) continue;
     const p = passages[c.number - 1]!;
-    references.push({ number: c.number, title: p.title, pagePath: p.pagePath, provenance: p.provenance, quote: p.text, evidenceId: p.evidenceId, start: p.start, end: p.end });
+    references.push({
+      number: c.number, title: p.title, pagePath: p.pagePath, provenance: p.provenance, quote: p.text,
+      ...(p.focus ? { focus: p.focus } : {}), ...(p.openFence ? { openFence: p.openFence } : {}), evidenceId: p.evidenceId, start: p.start, end: p.end,
+    });
   }
   references.sort((a, b) => a.number - b.number);
   return references;

@@ -93,4 +93,13 @@ describe('extractiveAnswer', () => {
     expect(text).toContain('1. **gateway** — Timeouts The gateway times out after 30 seconds. [1]');
     expect(text).not.toMatch(/Retry policy|Limits|##/);
   });
+
+  it('quotes a passage from its focus, after an ellipsis', () => {
+    const text = "  ], message: 'Invalid input' } ] */\n}\n```\n\nTo avoid a try/catch block, use safeParse.";
+    const focused = { ...passage('zod', text), focus: text.indexOf('To avoid') };
+    const { text: answer, citations } = extractiveAnswer('safeParse vs parse', [focused], 'Ollama is not reachable');
+    expect(answer).toContain('1. **zod** — …To avoid a try/catch block, use safeParse. [1]');
+    expect(answer).not.toContain('Invalid input');
+    expect(citations).toHaveLength(1);
+  });
 });

@@ -5,7 +5,6 @@
 import type { Citation } from '../../../shared/chat-models';
 import { quoteInline, withoutHeadingMarks } from '../../../shared/markdown-text';
 import type { Passage } from '../../../shared/models';
-import { quoteStart } from './quote-window';
 
 /** An extractive answer and its citations, one per passage, built with the text rather than parsed from it. */
 export interface ExtractiveAnswer {
@@ -43,7 +42,7 @@ export interface ExtractiveOptions {
 /**
  * The extractive answer for `passages` (numbered from 1 after leaving out any that is only a heading),
  * its notice in `language` (the asker's UI language; default: the question's script). Each passage is
- * quoted from the first line or sentence that holds a word of the question (see quoteStart), at most
+ * quoted from its focus (the first line or sentence holding a word of the query, see focusOf), at most
  * QUOTE_MAX characters, as escaped text on one line ({@link quoteInline}), so a passage cut inside a
  * code block, or holding HTML or a `[2]` of its own, cannot hide or invent a citation; its `[n]`
  * comes after it.
@@ -79,7 +78,7 @@ export function extractiveAnswer(
   const citations: Citation[] = [];
   passages.forEach((p, i) => {
     const number = i + 1;
-    const from = quoteStart(p.text, question, QUOTE_MAX);
+    const from = p.focus ?? 0;
     const quote = `${from > 0 ? '…' : ''}${quoteInline(withoutHeadingMarks(p.text.slice(from)), QUOTE_MAX)}`;
     text += `${i > 0 ? '\n' : ''}${number}. **${quoteInline(p.title)}** — ${quote} `;
     const markerStart = text.length;

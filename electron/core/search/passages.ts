@@ -5,10 +5,12 @@
  */
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
+import { fenceOpenAt } from '../../../shared/citations';
 import { SiftError } from '../../../shared/errors';
 import type { Passage, Provenance } from '../../../shared/models';
 import type { Heading, PageSpan } from '../ingest/types';
 import { hasWords, headingPathAt } from '../text/chunk';
+import { focusOf } from './focus';
 import type { FusedHit } from './fusion';
 
 /** What passages need of a page. */
@@ -115,6 +117,19 @@ export function parseEvidenceId(id: string): { path: string; start: number; end:
   return { start: Number(m[1]), end: Number(m[2]), hashPrefix: m[3]!, path: m[4]! };
 }
 
+/** `{ openFence }` when `offset` lies inside a fenced code block of a Markdown page, else nothing. */
+function openFenceOf(page: PageInfo, offset: number): { openFence?: string } {
+  const fence = page.kind === 'markdown' ? fenceOpenAt(page.text, offset) : null;
+  return fence ? { openFence: fence } : {};
+}
+
+/** `passage` (of `page`) with its focus on `terms` (see focusOf), and the fence open where it is shown from. */
+export function withFocus(passage: Passage, page: PageInfo, terms: readonly string[]): Passage {
+  const focus = focusOf(passage.text, terms);
+  const { focus: _old, openFence: _fence, ...rest } = passage;
+  return { ...rest, ...(focus > 0 ? { focus } : {}), ...openFenceOf(page, passage.start + focus) };
+}
+
 /** Build the Passage for `[start, end)` of `page` from the hits that found it (best first). */
 export function buildPassage(page: PageInfo, start: number, end: number, hits: FusedHit[], hitReason: Passage['hitReason']): Passage {
   const text = page.text.slice(start, end);
@@ -132,6 +147,7 @@ export function buildPassage(page: PageInfo, start: number, end: number, hits: F
     text,
     contentHash,
     provenance: provenanceOf(page, start, end),
+    ...openFenceOf(page, start),
     hitReason,
     keywordRank: kw?.keywordRank ?? null,
     keywordScore: kw?.keywordScore ?? null,

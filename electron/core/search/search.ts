@@ -13,7 +13,7 @@ import type { Embedder } from '../embed/embedder';
 import { recordedModel } from '../ingest/vectors';
 import { maximalMarginalRelevance, mergeAdjacent, reciprocalRankFusion, type ChunkPlace, type FusedHit, type StageHit } from './fusion';
 import { keywordSearch, keywordTerms, matchesTitle } from './keyword';
-import { buildPassage, isHeadingOnly, loadPages, pageByPath, type PageInfo } from './passages';
+import { buildPassage, isHeadingOnly, loadPages, pageByPath, withFocus, type PageInfo } from './passages';
 import { pagesInScope, type SearchScope } from './scope';
 import { vectorSearch, vectorsOf, type VectorOptions } from './vector';
 import { preferVersions, versionMentions } from './version-rank';
@@ -188,6 +188,7 @@ export async function searchKnowledgeBase(
   let timings = { keywordMs: null as number | null, embedMs: null as number | null, vectorMs: null as number | null };
   const t1 = performance.now();
   const today = dayOf(new Date());
+  const refTerms = text && refPages.length > 0 ? keywordTerms(db, text).terms : [];
   for (const { page } of refPages) {
     if (!page) continue;
     const inPage = text ? await stages(db, text, mode, model, [page.id], options) : null;
@@ -196,7 +197,12 @@ export async function searchKnowledgeBase(
     if (ranked.length === 0) {
       const open = opening(db, page);
       if (open) passages.push(withVersion(open, version));
-    } else for (const r of ranked) passages.push(withVersion(buildPassage(r.page, r.start, r.end, r.hits, 'explicit'), version));
+    } else {
+      for (const r of ranked) {
+        const p = withFocus(buildPassage(r.page, r.start, r.end, r.hits, 'explicit'), r.page, refTerms);
+        passages.push(withVersion(p, version));
+      }
+    }
   }
   let probes: Probes | null = null;
   if (text) {
@@ -206,13 +212,15 @@ export async function searchKnowledgeBase(
     timings = run.timings;
     const candidates: Passage[] = [];
     const vectors = run.lists.some((l) => l.stage === 'vector');
+    const focusTerms = keywordTerms(db, query).terms;
     // Where versions of one document both match, the one the query names, else the current one, comes first.
     const fused = rankFused(db, fuseProbeLists(run.lists), vectors, req.topK, options).passages;
     const versions = pageVersions(db, fused.map((r) => r.page.id), today);
     for (const r of preferVersions(fused, (f) => versions.get(f.page.id), versionMentions(query))) {
       if (isHeadingOnly(r.page, r.start, r.end)) continue;
       const hitReason = matchesTitle(query, r.page.titleTokens) ? 'title' : 'body';
-      const p = withVersion(buildPassage(r.page, r.start, r.end, r.hits, hitReason), versions.get(r.page.id));
+      const found = withFocus(buildPassage(r.page, r.start, r.end, r.hits, hitReason), r.page, focusTerms);
+      const p = withVersion(found, versions.get(r.page.id));
       if (taken(p) || candidates.some((q) => q.pagePath === p.pagePath && q.start < p.end && p.start < q.end)) continue;
       candidates.push(probes.enhanced ? { ...p, probes: probesOf(r.hits) } : p);
     }

@@ -7,7 +7,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { TurnInfo } from '../../../shared/chat-models';
 import type { Passage } from '../../../shared/models';
-import { isMarkdownPath, renderMarkdown } from '../lib/page-markdown';
+import { isMarkdownPath, renderQuote } from '../lib/page-markdown';
 import { whereOf } from './CitationChip';
 import { MarkdownNodes } from './MarkdownNodes';
 import { VersionBadge } from './VersionBadge';
@@ -60,7 +60,7 @@ export function TurnFooter({ turn, error, onOpenPassage }: TurnFooterProps) {
                   {whereOf(r, t) && <span className="reference-where">{whereOf(r, t)}</span>}
                   {glossaryIds.has(r.evidenceId) && <span className="glossary-mark">{t('turn.glossaryMark')}</span>}
                 </div>
-                <Quote text={r.quote} path={r.pagePath} />
+                <Quote text={r.quote} path={r.pagePath} focus={r.focus} openFence={r.openFence} />
               </li>
             ))}
           </ol>
@@ -71,12 +71,21 @@ export function TurnFooter({ turn, error, onOpenPassage }: TurnFooterProps) {
   );
 }
 
-/** A passage quote: rendered when it comes from a Markdown page, as written otherwise. */
-function Quote({ text, path }: { text: string; path: string }) {
-  const nodes = useMemo(() => (isMarkdownPath(path) ? renderMarkdown(text) : null), [text, path]);
-  if (!nodes) return <blockquote className="reference-quote">{text}</blockquote>;
+/**
+ * A passage quote: rendered when it comes from a Markdown page, as written otherwise; from its focus (where
+ * its words on the question begin) after an ellipsis when it has one. Shown text that starts inside a code
+ * block opens it again (`openFence`), so its code shows as code and the prose after the block as prose.
+ */
+function Quote({ text, path, focus, openFence }: { text: string; path: string; focus?: number; openFence?: string }) {
+  const nodes = useMemo(
+    () => (isMarkdownPath(path) ? renderQuote(text, { focus, openFence }) : null),
+    [text, path, focus, openFence],
+  );
+  const more = focus ? <span className="quote-more">…</span> : null;
+  if (!nodes) return <blockquote className="reference-quote">{more}{text.slice(focus ?? 0)}</blockquote>;
   return (
     <blockquote className="reference-quote quote-md">
+      {more}
       <MarkdownNodes nodes={nodes} headingOffset={null} />
     </blockquote>
   );

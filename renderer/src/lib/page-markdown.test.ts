@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
-  alignOffsets, MARKDOWN_RENDER_LIMIT, parseMarkdown, renderMarkdown, renderParsed, rendersAsMarkdown, textOf,
+  alignOffsets, MARKDOWN_RENDER_LIMIT, parseMarkdown, renderMarkdown, renderParsed, renderQuote, rendersAsMarkdown, textOf,
   type MdElement, type MdNode,
 } from './page-markdown';
 
@@ -92,5 +92,28 @@ describe('alignOffsets', () => {
   it('maps an exact copy one to one and skips characters the renderer dropped', () => {
     expect(alignOffsets('abc', 'xxabcxx', [2, 5])).toEqual([2, 3, 4]);
     expect(alignOffsets('a*b', 'a\\*b', [0, 4])).toEqual([0, 2, 3]);
+  });
+});
+
+describe('renderQuote', () => {
+  // Zod's README as a passage cut it: the tail of an example, its closing fence, then the explanation.
+  const quote = "  ], message: 'Invalid input' } ] */\n}\n```\n\nTo avoid a `try/catch` block, use `.safeParse()`.";
+
+  it('shows a passage that starts inside a code block as the page does', () => {
+    const nodes = renderQuote(quote, { openFence: '```' });
+    expect(textOf(find(nodes, 'pre'))).toBe("  ], message: 'Invalid input' } ] */\n}\n");
+    expect(find(nodes, 'p').map((p) => textOf(p.children))).toEqual(['To avoid a try/catch block, use .safeParse().']);
+  });
+
+  it('without the fence, the closing fence would turn the prose to code (what the quote showed before)', () => {
+    expect(textOf(find(renderQuote(quote), 'pre'))).toContain('To avoid a');
+  });
+
+  it('starts at the focus, opening the block the focus lies in', () => {
+    const focus = quote.indexOf('}\n```');
+    const nodes = renderQuote(quote, { focus, openFence: '```' });
+    expect(textOf(find(nodes, 'pre'))).toBe('}\n');
+    expect(textOf(nodes)).not.toContain('Invalid input');
+    expect(textOf(renderQuote(quote, { focus: quote.indexOf('To avoid') }))).toBe('To avoid a try/catch block, use .safeParse().');
   });
 });

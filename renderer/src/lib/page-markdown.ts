@@ -89,6 +89,17 @@ export function renderMarkdown(source: string, highlight: { start: number; end: 
   return renderParsed(parseMarkdown(source), highlight);
 }
 
+/**
+ * A passage quote rendered as Markdown, from its `focus` (the core's offset of its words on the query)
+ * when it has one. Shown text that starts inside a code block (`openFence`, from the core) opens it again
+ * first, so its code stays code and the prose after the block's closing fence stays prose, as on the page;
+ * without it that closing fence would open a block and swallow the prose.
+ */
+export function renderQuote(text: string, shown: { focus?: number; openFence?: string } = {}): MdNode[] {
+  const from = text.slice(shown.focus ?? 0);
+  return renderMarkdown(shown.openFence ? `${shown.openFence}\n${from}` : from);
+}
+
 /** Raw HTML is shown as the text it is: inline HTML becomes text, block HTML a paragraph of it. */
 function htmlAsText(node: MdastRoot | MdastParent): void {
   const inline = PHRASING_PARENTS.has(node.type);
