@@ -13,6 +13,7 @@ import type { Embedder } from '../embed/embedder';
 import { recordedModel } from '../ingest/vectors';
 import { maximalMarginalRelevance, mergeAdjacent, reciprocalRankFusion, type ChunkPlace, type FusedHit, type StageHit } from './fusion';
 import { keywordSearch, keywordTerms, matchesTitle } from './keyword';
+import { contentsLast } from './contents';
 import { buildPassage, isHeadingOnly, loadPages, pageByPath, withFocus, type PageInfo } from './passages';
 import { pagesInScope, type SearchScope } from './scope';
 import { vectorSearch, vectorsOf, type VectorOptions } from './vector';
@@ -224,7 +225,8 @@ export async function searchKnowledgeBase(
       if (taken(p) || candidates.some((q) => q.pagePath === p.pagePath && q.start < p.end && p.start < q.end)) continue;
       candidates.push(probes.enhanced ? { ...p, probes: probesOf(r.hits) } : p);
     }
-    const ordered = probes.enhanced ? await rerankCandidates(query, candidates, probes, providers) : candidates;
+    const ranked = contentsLast(candidates);
+    const ordered = probes.enhanced ? await rerankCandidates(query, ranked, probes, providers) : ranked;
     for (const p of ordered) {
       if (passages.length >= Math.max(req.topK, refPages.length)) break;
       passages.push(p);
