@@ -4,10 +4,10 @@
  * client shows code as code and prose as prose (Zod's README: a passage began in the tail of an example;
  * the quote under the answer showed that tail, and the explanation after it in monospace).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SearchResult } from '../../../shared/models';
 import { referencesOf } from '../chat/answer-check';
-import { makeKb, search, startCore, valueOf, type TestCore } from './test-kb';
+import { keywordKbForTests, search, valueOf } from './test-kb';
 
 const example = Array.from({ length: 40 }, (_, n) => `  const field${n} = schema.shape.field${n}; // checked`).join('\n');
 
@@ -27,24 +27,23 @@ const FILES = {
   'plain.txt': `${'```'}\n${example}\n${'```'}\n\nTo avoid a try/catch block in text files, use safeParse too.\n`,
 };
 
-let core: TestCore;
-let kb: string;
-beforeAll(async () => {
-  core = await startCore('none');
-  kb = (await makeKb(core, 'code', { notes: FILES })).id;
-}, 60_000);
-afterAll(async () => core?.close());
+const at = keywordKbForTests('code', FILES);
+
+/** A keyword search of the test knowledge base. */
+async function keyword(query: string): Promise<SearchResult> {
+  return valueOf<SearchResult>(await search(at.core, { kb: at.kb, query, mode: 'keyword' }));
+}
 
 describe('passages that start inside a code block', () => {
   it('are shown from the words on the query: the prose after the block, or the line of code', async () => {
-    const prose = valueOf<SearchResult>(await search(core, { kb, query: 'safeParse plain result object', mode: 'keyword' }));
+    const prose = await keyword('safeParse plain result object');
     const zod = prose.passages.find((p) => p.pagePath === 'wiki/zod.md')!;
     expect(zod.text).toContain('To avoid a try/catch block');
     expect(zod.text.startsWith('```')).toBe(false);
     expect(zod.text.slice(zod.focus).startsWith('To avoid a try/catch block')).toBe(true);
     expect(zod.openFence).toBeUndefined();
 
-    const code = valueOf<SearchResult>(await search(core, { kb, query: 'field37', mode: 'keyword' }));
+    const code = await keyword('field37');
     const line = code.passages.find((p) => p.pagePath === 'wiki/zod.md')!;
     expect(line.text.slice(line.focus ?? 0)).toMatch(/^const field37 = /);
     expect(line.openFence).toBe('```');
@@ -53,11 +52,11 @@ describe('passages that start inside a code block', () => {
   });
 
   it('name none outside Markdown pages, or when they start outside code', async () => {
-    const result = valueOf<SearchResult>(await search(core, { kb, query: 'safeParse text files', mode: 'keyword' }));
+    const result = await keyword('safeParse text files');
     const plain = result.passages.find((p) => p.pagePath === 'wiki/plain.txt')!;
     expect(plain).toBeDefined();
     expect(plain.openFence).toBeUndefined();
-    const headed = valueOf<SearchResult>(await search(core, { kb, query: 'handling errors', mode: 'keyword' }));
+    const headed = await keyword('handling errors');
     expect(headed.passages[0]!.text.startsWith('# Zod\n\n## Handling errors')).toBe(true);
     expect(headed.passages[0]!.openFence).toBeUndefined();
   });

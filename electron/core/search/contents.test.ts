@@ -3,10 +3,10 @@
  * "asn1_read_value" quoted the back-of-book index ("asn1_read_value . . . . 16") before the function's
  * own reference entry.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { SearchResult } from '../../../shared/models';
 import { contentsLast, isContentsLike } from './contents';
-import { makeKb, search, startCore, valueOf, type TestCore } from './test-kb';
+import { keywordKbForTests, search, valueOf } from './test-kb';
 
 const leaders = (name: string, page: number): string => `${name} ${'. '.repeat(20)}${page}`;
 const INDEX = ['asn1_parser2array', 'asn1_perror', 'asn1_read_value', 'asn1_write_value'].map((n, i) => leaders(n, 8 + i)).join('\n');
@@ -43,22 +43,21 @@ const FILES = {
   'index.txt': `Index\n\n${INDEX}\n`,
 };
 
-let core: TestCore;
-let kb: string;
-beforeAll(async () => {
-  core = await startCore('none');
-  kb = (await makeKb(core, 'contents', { notes: FILES })).id;
-}, 60_000);
-afterAll(async () => core?.close());
+const at = keywordKbForTests('contents', FILES);
+
+/** A keyword search of the test knowledge base. */
+async function keyword(query: string): Promise<SearchResult> {
+  return valueOf<SearchResult>(await search(at.core, { kb: at.kb, query, mode: 'keyword' }));
+}
 
 describe('search with an index page', () => {
   it('ranks the function reference above the index entry that names it', async () => {
-    const result = valueOf<SearchResult>(await search(core, { kb, query: 'asn1_read_value', mode: 'keyword' }));
+    const result = await keyword('asn1_read_value');
     expect(result.passages.map((p) => p.pagePath)).toEqual(['wiki/manual.txt', 'wiki/index.txt']);
   });
 
   it('still returns the index when it is all that matches', async () => {
-    const result = valueOf<SearchResult>(await search(core, { kb, query: 'asn1_perror', mode: 'keyword' }));
+    const result = await keyword('asn1_perror');
     expect(result.passages.map((p) => p.pagePath)).toEqual(['wiki/index.txt']);
   });
 });

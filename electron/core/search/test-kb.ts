@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Result } from '../../../shared/errors';
 import type { SearchResult } from '../../../shared/models';
 import { writeTestModel } from '../embed/test-model';
@@ -95,4 +95,19 @@ export function search(core: TestCore, args: SearchArgs): Promise<Result<SearchR
 /** A second connection to a knowledge base's SQLite file, for inspecting or breaking it. Close it after use. */
 export function openKbFile(core: TestCore, kbId: string): Database.Database {
   return new Database(dataPaths(core.dataDir).kbDb(kbId));
+}
+
+/**
+ * For the tests of one file: a core without an embedding model and a knowledge base of `files` (one
+ * folder, `notes`), made before the tests and closed after them. The holder's fields are set once
+ * they run.
+ */
+export function keywordKbForTests(name: string, files: Record<string, string>): { core: TestCore; kb: string } {
+  const holder = {} as { core: TestCore; kb: string };
+  beforeAll(async () => {
+    holder.core = await startCore('none');
+    holder.kb = (await makeKb(holder.core, name, { notes: files })).id;
+  }, 60_000);
+  afterAll(async () => holder.core?.close());
+  return holder;
 }
