@@ -123,25 +123,62 @@ export function fencedBlocks(text: string): FencedBlock[] {
 }
 
 /**
+ * Where the code blocks of Markdown `text` open and close, read as CommonMark reads a whole page (a
+ * fence never closed runs to the end): the start of every fence line that changes whether code is open,
+ * and the fence open after it (its run, e.g. `` ``` `` or `~~~~`), or null once closed. One scan of the
+ * text; ask it with {@link fenceAt}.
+ */
+export interface FenceMap {
+  lineStarts: number[];
+  openAfter: (string | null)[];
+}
+
+/** The {@link FenceMap} of `text`. Only lines that start with a fence character are looked at closely. */
+export function fenceMapOf(text: string): FenceMap {
+  const map: FenceMap = { lineStarts: [], openAfter: [] };
+  let open: string | null = null;
+  for (let start = 0; start < text.length; ) {
+    const newline = text.indexOf('\n', start);
+    const end = newline === -1 ? text.length : newline;
+    let first = start;
+    while (first < end && first - start < 3 && text.charCodeAt(first) === 32) first++;
+    const c = text.charCodeAt(first);
+    if (c === 96 || c === 126) {
+      const line = text.slice(start, end);
+      const before: string | null = open;
+      if (open === null) open = openingFence(line)?.run ?? null;
+      else if (closesFence(line, open)) open = null;
+      if (open !== before) {
+        map.lineStarts.push(start);
+        map.openAfter.push(open);
+      }
+    }
+    start = end + 1;
+  }
+  return map;
+}
+
+/** The fence of the code block that `offset` lies inside (per a {@link FenceMap}), or null. */
+export function fenceAt(map: FenceMap, offset: number): string | null {
+  // The last change on a line that starts before `offset` decides (binary search).
+  let lo = 0;
+  let hi = map.lineStarts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (map.lineStarts[mid]! < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo === 0 ? null : map.openAfter[lo - 1]!;
+}
+
+/**
  * The fence (its run, e.g. `` ``` `` or `~~~~`) of the code block of Markdown `text` that `offset` lies
- * inside, or null. This reads a whole page, as CommonMark does: a fence never closed runs to the end.
- * A passage that starts inside a code block shows as the page does only when its quote opens the
- * block again; otherwise the block's closing fence would open one and turn the prose after it to code.
+ * inside, or null (see {@link fenceMapOf}). A passage that starts inside a code block shows as the page
+ * does only when its quote opens the block again; otherwise the block's closing fence would open one and
+ * turn the prose after it to code.
  */
 export function fenceOpenAt(text: string, offset: number): string | null {
-  let open: string | null = null;
-  for (let start = 0; start < offset; ) {
-    const newline = text.indexOf('\n', start);
-    const line = text.slice(start, newline === -1 ? text.length : newline);
-    if (open !== null) {
-      if (closesFence(line, open)) open = null;
-    } else {
-      open = openingFence(line)?.run ?? null;
-    }
-    if (newline === -1) break;
-    start = newline + 1;
-  }
-  return open;
+  return fenceAt(fenceMapOf(text), offset);
 }
 
 /**

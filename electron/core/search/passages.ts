@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
-import { fenceOpenAt } from '../../../shared/citations';
+import { fenceAt, fenceMapOf, type FenceMap } from '../../../shared/citations';
 import { SiftError } from '../../../shared/errors';
 import type { Passage, Provenance } from '../../../shared/models';
 import type { Heading, PageSpan } from '../ingest/types';
@@ -117,9 +117,15 @@ export function parseEvidenceId(id: string): { path: string; start: number; end:
   return { start: Number(m[1]), end: Number(m[2]), hashPrefix: m[3]!, path: m[4]! };
 }
 
+/** Each Markdown page's code blocks, read once per loaded page (a search asks for several passages of one). */
+const fenceMaps = new WeakMap<PageInfo, FenceMap>();
+
 /** `{ openFence }` when `offset` lies inside a fenced code block of a Markdown page, else nothing. */
 function openFenceOf(page: PageInfo, offset: number): { openFence?: string } {
-  const fence = page.kind === 'markdown' ? fenceOpenAt(page.text, offset) : null;
+  if (page.kind !== 'markdown') return {};
+  let map = fenceMaps.get(page);
+  if (!map) fenceMaps.set(page, (map = fenceMapOf(page.text)));
+  const fence = fenceAt(map, offset);
   return fence ? { openFence: fence } : {};
 }
 
