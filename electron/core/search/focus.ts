@@ -5,8 +5,8 @@
  * .safeParse()"); shown from its first character it offers the code's tail and cuts the answer off.
  * It is shown instead from the first line or sentence that holds a word of the query.
  */
-import { FUNCTION_TERMS } from './keyword';
 import { tokenize } from '../text/tokenize';
+import { FUNCTION_TERMS } from './keyword';
 
 /** Starts of lines and of sentences (after `. ! ? 。！？；` and a space, or at once for CJK marks). */
 const PIECE_START = /\n[ \t]*(?=\S)|[.!?]\s+(?=\S)|[。！？；](?=\S)/g;
@@ -18,18 +18,18 @@ const PIECE_START = /\n[ \t]*(?=\S)|[.!?]\s+(?=\S)|[。！？；](?=\S)/g;
 export const FOCUS_AFTER = 400;
 export const FOCUS_LINES = 4;
 
-/** Whether `text` holds one of the question's `terms`, as the index would spell it. */
+/** Whether `text` holds one of `terms` (index terms). */
 function holdsTerm(text: string, terms: Set<string>): boolean {
   return tokenize(text).some((t) => terms.has(t));
 }
 
 /**
  * The offset in `text` to show from: the start of its first line or sentence that holds one of
- * `queryTerms` (index terms, as the keyword stage searched them: an identifier whole when the knowledge
- * base holds it), function words aside; 0 when the whole passage fits in `max` characters (whitespace runs
- * counted as one) and FOCUS_LINES lines, when no piece holds one, or when only Markdown headings (and
- * the opening fence of the piece's code block) come before it. Everything before that piece holds none of the words, so
- * the quoted stretch loses nothing the question asked about.
+ * `queryTerms` (index terms as the keyword stage searched them: an identifier whole when the knowledge
+ * base holds it), function words aside. 0 when the whole passage fits in `max` characters (whitespace
+ * runs counted as one) and FOCUS_LINES lines, when no piece holds a term, or when only Markdown headings
+ * (and the opening fence of the piece's code block) come before it. Nothing before that piece holds a
+ * term, so the shown stretch loses nothing the query asked about.
  */
 export function focusOf(text: string, queryTerms: readonly string[], max = FOCUS_AFTER): number {
   const lines = text.trim().split('\n').length;
