@@ -3,11 +3,13 @@
  * one batch per request, off the main thread. Started through `embed-worker.mjs` (sources) or as
  * the bundled `embed-worker.mjs` (Electron build); see {@link EMBED_WORKER} in `transformers.ts`.
  * Requests arrive one at a time (the main thread queues them), so the pipeline is never re-entered.
+ * A `close` request ends it cleanly: after the batch in hand, the model's sessions are released and
+ * the port closed, so the thread exits without being terminated mid-run.
  */
 import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { env, pipeline, type FeatureExtractionPipeline } from '@huggingface/transformers';
 import { applyHubSettings, progressForwarder } from './model-files';
-import type { EmbedRequest, WorkerReply, WorkerSettings } from './worker-protocol';
+import type { WorkerReply, WorkerRequest, WorkerSettings } from './worker-protocol';
 
 const settings = workerData as WorkerSettings;
 const port = parentPort;
@@ -53,8 +55,14 @@ async function main(): Promise<void> {
     port.close();
     return;
   }
-  port.on('message', (request: EmbedRequest) => {
-    embed(extractor, request.texts).then(
+  let inHand: Promise<void> = Promise.resolve();
+  port.on('message', (request: WorkerRequest) => {
+    if (request.type === 'close') {
+      // After the batch in hand: release the sessions, then let the thread end on its own.
+      void inHand.then(() => extractor.dispose()).catch(() => undefined).finally(() => port.close());
+      return;
+    }
+    inHand = embed(extractor, request.texts).then(
       (vectors) => send({ type: 'embedded', id: request.id, vectors }, vectors.map((v) => v.buffer as ArrayBuffer)),
       (error: unknown) => send({ type: 'failed', id: request.id, message: describe(error) }),
     );

@@ -16,8 +16,9 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((client) => client.close()));
 });
 
-function start(startMode: 'ready' | 'load-failed' | 'exit' = 'ready', onProgress?: (p: ProgressReply) => void) {
-  const client = new EmbedWorkerClient(new Worker(SCRIPT, { workerData: { start: startMode } }), { label: 'test model', onProgress });
+function start(startMode: 'ready' | 'load-failed' | 'exit' = 'ready', onProgress?: (p: ProgressReply) => void, ignoreClose = false) {
+  const worker = new Worker(SCRIPT, { workerData: { start: startMode, ignoreClose } });
+  const client = new EmbedWorkerClient(worker, { label: 'test model', onProgress });
   open.push(client);
   return client;
 }
@@ -92,5 +93,24 @@ describe('EmbedWorkerClient', () => {
     expect(await waiting).toBe('cancelled');
     expect(await codeOf(client.embed(['after']))).toBe('cancelled');
     await client.close(); // twice is harmless
+  });
+
+  it('close() lets the worker finish the batch in hand and exit on its own, never terminated mid-run', async () => {
+    const client = start();
+    await client.ready;
+    const running = codeOf(client.embed(['slow']));
+    const started = Date.now();
+    await client.close();
+    expect(await running).toBe('cancelled');
+    expect(client.exitCode).toBe(0); // terminate() would give 1
+    expect(Date.now() - started).toBeGreaterThanOrEqual(250); // it waited for the batch
+  });
+
+  it('close() terminates a worker that does not exit within the grace period', async () => {
+    const client = start('ready', undefined, true);
+    await client.ready;
+    await client.close(200);
+    expect(client.exitCode).toBe(1);
+    expect(await codeOf(client.embed(['after']))).toBe('cancelled');
   });
 });

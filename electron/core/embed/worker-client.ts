@@ -6,7 +6,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { SiftError } from '../../../shared/errors';
-import type { EmbedRequest, ProgressReply, ReadyReply, WorkerReply } from './worker-protocol';
+import type { CloseRequest, EmbedRequest, ProgressReply, ReadyReply, WorkerReply } from './worker-protocol';
 
 /** Options for {@link EmbedWorkerClient}. */
 export interface EmbedWorkerClientOptions {
@@ -15,6 +15,13 @@ export interface EmbedWorkerClientOptions {
   /** Called for each progress message while the model loads. Default: ignored. */
   onProgress?: (progress: ProgressReply) => void;
 }
+
+/**
+ * How long a closing worker may take to finish its batch and exit before it is terminated. Default 5 s:
+ * a batch of 32 passages takes well under a second on a real model; loading a model can take longer,
+ * and a worker still loading is terminated after it.
+ */
+export const CLOSE_GRACE_MS = 5_000;
 
 /** The model could not be loaded; the worker's own reason is the message. */
 export class ModelLoadError extends Error {
@@ -41,6 +48,7 @@ export class EmbedWorkerClient {
   private nextId = 1;
   private loading = true;
   private broken: Error | null = null;
+  private exited: number | null = null;
   private settleReady!: { resolve: (reply: ReadyReply) => void; reject: (error: Error) => void };
 
   /** Wrap a freshly started worker; listens to it at once so no early message is missed. */
@@ -51,7 +59,10 @@ export class EmbedWorkerClient {
     worker.on('message', (reply: WorkerReply) => this.onReply(reply));
     worker.on('error', (error: Error) => this.breakDown(this.crash(`it threw: ${error.message}`)));
     worker.on('messageerror', (error: Error) => this.breakDown(this.crash(`a reply could not be read: ${error.message}`)));
-    worker.on('exit', (code: number) => this.breakDown(this.crash(`it exited with code ${code}`)));
+    worker.on('exit', (code: number) => {
+      this.exited = code;
+      this.breakDown(this.crash(`it exited with code ${code}`));
+    });
   }
 
   /** Embed one batch. Batches run one after another in call order. */
@@ -63,12 +74,36 @@ export class EmbedWorkerClient {
     });
   }
 
-  /** Stop the worker; batches still waiting reject with SiftError('cancelled'). Safe to call twice. */
-  async close(): Promise<void> {
+  /**
+   * Stop the worker; batches still waiting reject with SiftError('cancelled'). The worker is asked to
+   * finish the batch in hand and exit (see CloseRequest); one that has not exited after `graceMs`
+   * (default CLOSE_GRACE_MS), or is still loading its model, is terminated. Resolves once it has
+   * stopped. Safe to call twice.
+   */
+  async close(graceMs = CLOSE_GRACE_MS): Promise<void> {
+    // A worker still loading runs no batch, and may be downloading for minutes: stop it now.
+    const grace = this.loading ? 0 : graceMs;
     if (!this.broken) {
       this.breakDown(new SiftError('cancelled', `The ${this.options.label} was closed; create a new embedder to embed again.`));
     }
-    await this.worker.terminate();
+    if (this.exitCode !== null) return;
+    if (grace === 0) {
+      await this.worker.terminate();
+      return;
+    }
+    const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
+    const request: CloseRequest = { type: 'close' };
+    this.worker.postMessage(request);
+    this.worker.ref();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), grace)));
+    if ((await Promise.race([exited, late])) === 'late') await this.worker.terminate();
+    clearTimeout(timer);
+  }
+
+  /** The worker's exit code once it has stopped (0 when it ended on its own), else null. */
+  get exitCode(): number | null {
+    return this.exited;
   }
 
   private crash(how: string): SiftError {

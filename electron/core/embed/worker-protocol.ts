@@ -19,6 +19,18 @@ export interface EmbedRequest {
   texts: string[];
 }
 
+/**
+ * Main thread → worker: finish the batch in hand, release the model's ONNX sessions and exit. A worker
+ * terminated while the runtime works can abort the whole process ("terminate called after throwing an
+ * instance of 'Napi::Error'"), so closing asks first and terminates only a worker that does not exit.
+ */
+export interface CloseRequest {
+  type: 'close';
+}
+
+/** Any message the main thread sends. */
+export type WorkerRequest = EmbedRequest | CloseRequest;
+
 /** Worker → main thread: loading progress for one file. */
 export interface ProgressReply {
   type: 'progress';
