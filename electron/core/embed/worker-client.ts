@@ -6,6 +6,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { SiftError } from '../../../shared/errors';
+import { CLOSE_GRACE_MS } from '../workers/rpc';
 import type { CloseRequest, EmbedRequest, ProgressReply, ReadyReply, WorkerReply } from './worker-protocol';
 
 /** Options for {@link EmbedWorkerClient}. */
@@ -15,13 +16,6 @@ export interface EmbedWorkerClientOptions {
   /** Called for each progress message while the model loads. Default: ignored. */
   onProgress?: (progress: ProgressReply) => void;
 }
-
-/**
- * How long a closing worker may take to finish its batch and exit before it is terminated. Default 5 s:
- * a batch of 32 passages takes well under a second on a real model; loading a model can take longer,
- * and a worker still loading is terminated after it.
- */
-export const CLOSE_GRACE_MS = 5_000;
 
 /** The model could not be loaded; the worker's own reason is the message. */
 export class ModelLoadError extends Error {
@@ -77,7 +71,8 @@ export class EmbedWorkerClient {
   /**
    * Stop the worker; batches still waiting reject with SiftError('cancelled'). The worker is asked to
    * finish the batch in hand and exit (see CloseRequest); one that has not exited after `graceMs`
-   * (default CLOSE_GRACE_MS), or is still loading its model, is terminated. Resolves once it has
+   * (default CLOSE_GRACE_MS, 5 s: a batch takes well under a second), or is still loading its model,
+   * is terminated. Resolves once it has
    * stopped. Safe to call twice.
    */
   async close(graceMs = CLOSE_GRACE_MS): Promise<void> {

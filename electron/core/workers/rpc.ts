@@ -8,6 +8,15 @@ import { parentPort, Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
+/**
+ * How long a worker asked to close (see WorkerClient.closeGracefully) may take to finish what it has in
+ * hand and exit before it is terminated. Default 5 s.
+ */
+export const CLOSE_GRACE_MS = 5_000;
+
+/** Main thread → worker: finish the requests in hand, run the worker's own clean-up, and exit. */
+const CLOSE = { close: true } as const;
+
 /** The answer to request `id`, or a note about it (`note` set, `ok` absent). */
 interface Envelope<T, N> {
   id: number;
@@ -38,6 +47,7 @@ export class WorkerClient<Req, Res, Note = never> {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (v: Res) => void; reject: (e: Error) => void; onNote?: (note: Note) => void }>();
   private failure: Error | null = null;
+  private exited: number | null = null;
 
   constructor(
     private readonly worker: Worker,
@@ -53,7 +63,10 @@ export class WorkerClient<Req, Res, Note = never> {
       else p.reject(new Error(msg.error ?? `${label} failed`));
     });
     worker.on('error', (err) => this.failAll(new Error(`${label} crashed: ${err.message}`)));
-    worker.on('exit', (code) => this.failAll(new Error(`${label} stopped (exit code ${code})`)));
+    worker.on('exit', (code) => {
+      this.exited = code;
+      this.failAll(new Error(`${label} stopped (exit code ${code})`));
+    });
   }
 
   /** Send one request; `onNote` hears the worker's notes about it. Rejects if the worker fails or has stopped. */
@@ -77,6 +90,29 @@ export class WorkerClient<Req, Res, Note = never> {
     await this.worker.terminate();
   }
 
+  /**
+   * Stop a worker that runs native code which must not be cut off mid-call (an ONNX model: terminating
+   * its thread while the runtime works can abort the whole process). Anything in flight is rejected at
+   * once; the worker is asked to finish it, clean up (serveRequests' `onClose`) and exit, and is
+   * terminated only if it has not after `graceMs` (default CLOSE_GRACE_MS). Resolves once it stopped.
+   */
+  async closeGracefully(graceMs = CLOSE_GRACE_MS): Promise<void> {
+    this.failAll(new Error(`${this.label} was closed`));
+    if (this.exitCode !== null) return;
+    const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
+    this.worker.postMessage(CLOSE);
+    this.worker.ref();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), graceMs)));
+    if ((await Promise.race([exited, late])) === 'late') await this.worker.terminate();
+    clearTimeout(timer);
+  }
+
+  /** The worker's exit code once it has stopped (0 when it ended on its own), else null. */
+  get exitCode(): number | null {
+    return this.exited;
+  }
+
   private failAll(err: Error): void {
     this.failure ??= err;
     for (const p of this.pending.values()) p.reject(err);
@@ -86,20 +122,33 @@ export class WorkerClient<Req, Res, Note = never> {
 
 /**
  * The worker side: answer every request with `handler`, which may `note` things about it to the
- * caller meanwhile. `transferOf` names the buffers of a result to transfer instead of copy.
+ * caller meanwhile. `transferOf` names the buffers of a result to transfer instead of copy. Asked to
+ * close (WorkerClient.closeGracefully), it lets the requests in hand finish, runs `onClose` (release
+ * a model, say) and closes its port, so the thread ends on its own.
  */
 export function serveRequests<Req, Res, Note = never>(
   handler: (request: Req, note: (note: Note) => void) => Promise<Res>,
   transferOf: (result: Res) => ArrayBuffer[] = () => [],
+  onClose: () => Promise<void> | void = () => undefined,
 ): void {
   const port = parentPort;
   if (!port) throw new Error('serveRequests must run inside a worker thread');
-  port.on('message', (msg: { id: number; request: Req }) => {
+  const inHand = new Set<Promise<unknown>>();
+  port.on('message', (msg: { id: number; request: Req } | typeof CLOSE) => {
+    if ('close' in msg) {
+      void Promise.allSettled([...inHand]).then(onClose).catch(() => undefined).finally(() => port.close());
+      return;
+    }
     const note = (value: Note) => port.postMessage({ id: msg.id, note: value } satisfies Envelope<Res, Note>);
-    handler(msg.request, note).then(
+    const done = handler(msg.request, note).then(
       (value) => port.postMessage({ id: msg.id, ok: true, value } satisfies Envelope<Res, Note>, transferOf(value)),
-      (err: unknown) => port.postMessage({ id: msg.id, ok: false, error: err instanceof Error ? err.message : String(err) } satisfies Envelope<Res, Note>),
+      (err: unknown) => {
+        const error = err instanceof Error ? err.message : String(err);
+        port.postMessage({ id: msg.id, ok: false, error } satisfies Envelope<Res, Note>);
+      },
     );
+    inHand.add(done);
+    void done.finally(() => inHand.delete(done));
   });
 }
 

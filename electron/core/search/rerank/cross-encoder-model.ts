@@ -62,9 +62,9 @@ export class LoadedCrossEncoder {
     }
   }
 
-  /** Stop the worker; calls still running reject. */
+  /** Stop the worker (it finishes the batch in hand and exits; see closeGracefully); calls still running reject. */
   close(): Promise<void> {
-    return this.client.close();
+    return this.client.closeGracefully();
   }
 }
 

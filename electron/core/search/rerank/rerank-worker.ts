@@ -83,6 +83,12 @@ function relevance(logits: Tensor): number[] {
   return scores;
 }
 
-serveRequests<RerankRequest, RerankReply, FileProgress>((request, note) =>
-  request.type === 'load' ? load(request, note) : score(request),
+serveRequests<RerankRequest, RerankReply, FileProgress>(
+  (request, note) => (request.type === 'load' ? load(request, note) : score(request)),
+  () => [],
+  // Closing: release the ONNX session before the thread ends.
+  async () => {
+    await loaded?.model.dispose();
+    loaded = null;
+  },
 );
