@@ -6,7 +6,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import { SiftError } from '../../../shared/errors';
-import { CLOSE_GRACE_MS } from '../workers/rpc';
+import { askToExit, CLOSE_GRACE_MS } from '../workers/rpc';
 import type { CloseRequest, EmbedRequest, ProgressReply, ReadyReply, WorkerReply } from './worker-protocol';
 
 /** Options for {@link EmbedWorkerClient}. */
@@ -72,8 +72,7 @@ export class EmbedWorkerClient {
    * Stop the worker; batches still waiting reject with SiftError('cancelled'). The worker is asked to
    * finish the batch in hand and exit (see CloseRequest); one that has not exited after `graceMs`
    * (default CLOSE_GRACE_MS, 5 s: a batch takes well under a second), or is still loading its model,
-   * is terminated. Resolves once it has
-   * stopped. Safe to call twice.
+   * is terminated. Resolves once it has stopped. Safe to call twice.
    */
   async close(graceMs = CLOSE_GRACE_MS): Promise<void> {
     // A worker still loading runs no batch, and may be downloading for minutes: stop it now.
@@ -82,18 +81,9 @@ export class EmbedWorkerClient {
       this.breakDown(new SiftError('cancelled', `The ${this.options.label} was closed; create a new embedder to embed again.`));
     }
     if (this.exitCode !== null) return;
-    if (grace === 0) {
-      await this.worker.terminate();
-      return;
-    }
-    const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
     const request: CloseRequest = { type: 'close' };
-    this.worker.postMessage(request);
-    this.worker.ref();
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), grace)));
-    if ((await Promise.race([exited, late])) === 'late') await this.worker.terminate();
-    clearTimeout(timer);
+    if (grace === 0) await this.worker.terminate();
+    else await askToExit(this.worker, request, grace);
   }
 
   /** The worker's exit code once it has stopped (0 when it ended on its own), else null. */

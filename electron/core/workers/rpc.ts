@@ -17,6 +17,21 @@ export const CLOSE_GRACE_MS = 5_000;
 /** Main thread → worker: finish the requests in hand, run the worker's own clean-up, and exit. */
 const CLOSE = { close: true } as const;
 
+/**
+ * Send a running `worker` the message that asks it to exit, and wait until it has; terminate it if it
+ * has not after `graceMs`. Keeps the process alive meanwhile. The embedding worker (its own protocol)
+ * and WorkerClient.closeGracefully both stop this way.
+ */
+export async function askToExit(worker: Worker, request: unknown, graceMs: number): Promise<void> {
+  const exited = new Promise<'exited'>((resolve) => worker.once('exit', () => resolve('exited')));
+  worker.postMessage(request);
+  worker.ref();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), graceMs)));
+  if ((await Promise.race([exited, late])) === 'late') await worker.terminate();
+  clearTimeout(timer);
+}
+
 /** The answer to request `id`, or a note about it (`note` set, `ok` absent). */
 interface Envelope<T, N> {
   id: number;
@@ -98,14 +113,7 @@ export class WorkerClient<Req, Res, Note = never> {
    */
   async closeGracefully(graceMs = CLOSE_GRACE_MS): Promise<void> {
     this.failAll(new Error(`${this.label} was closed`));
-    if (this.exitCode !== null) return;
-    const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
-    this.worker.postMessage(CLOSE);
-    this.worker.ref();
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), graceMs)));
-    if ((await Promise.race([exited, late])) === 'late') await this.worker.terminate();
-    clearTimeout(timer);
+    if (this.exitCode === null) await askToExit(this.worker, CLOSE, graceMs);
   }
 
   /** The worker's exit code once it has stopped (0 when it ended on its own), else null. */
