@@ -12,7 +12,7 @@ import { parseWikiRefs } from '../../../shared/wiki-refs';
 import type { Embedder } from '../embed/embedder';
 import { recordedModel } from '../ingest/vectors';
 import { maximalMarginalRelevance, mergeAdjacent, reciprocalRankFusion, type ChunkPlace, type FusedHit, type StageHit } from './fusion';
-import { keywordSearch, keywordTerms, matchesTitle } from './keyword';
+import { keywordSearch, keywordTerms, matchesTitle, type KeywordTerms } from './keyword';
 import { contentsLast } from './contents';
 import { buildPassage, isHeadingOnly, loadPages, pageByPath, withFocus, type PageInfo } from './passages';
 import { pagesInScope, type SearchScope } from './scope';
@@ -189,7 +189,10 @@ export async function searchKnowledgeBase(
   let timings = { keywordMs: null as number | null, embedMs: null as number | null, vectorMs: null as number | null };
   const t1 = performance.now();
   const today = dayOf(new Date());
-  const refTerms = text && refPages.length > 0 ? keywordTerms(db, text).terms : [];
+  // The query's keyword terms, read once and only after a stage has run (a broken keyword index is that
+  // stage's search_failed): passages' focus and the result's `noExactMatch` use them.
+  let textTerms: KeywordTerms | undefined;
+  const termsOfText = (): KeywordTerms => (textTerms ??= keywordTerms(db, text));
   for (const { page } of refPages) {
     if (!page) continue;
     const inPage = text ? await stages(db, text, mode, model, [page.id], options) : null;
@@ -200,7 +203,7 @@ export async function searchKnowledgeBase(
       if (open) passages.push(withVersion(open, version));
     } else {
       for (const r of ranked) {
-        const p = withFocus(buildPassage(r.page, r.start, r.end, r.hits, 'explicit'), r.page, refTerms);
+        const p = withFocus(buildPassage(r.page, r.start, r.end, r.hits, 'explicit'), r.page, termsOfText().terms);
         passages.push(withVersion(p, version));
       }
     }
@@ -213,7 +216,7 @@ export async function searchKnowledgeBase(
     timings = run.timings;
     const candidates: Passage[] = [];
     const vectors = run.lists.some((l) => l.stage === 'vector');
-    const focusTerms = keywordTerms(db, query).terms;
+    const focusTerms = query === text ? termsOfText().terms : keywordTerms(db, query).terms;
     // Where versions of one document both match, the one the query names, else the current one, comes first.
     const fused = rankFused(db, fuseProbeLists(run.lists), vectors, req.topK, options).passages;
     const versions = pageVersions(db, fused.map((r) => r.page.id), today);
@@ -238,7 +241,7 @@ export async function searchKnowledgeBase(
     keywordOnlyReason: reason,
     missingRefs: missing,
     rejectedRefs: parsed.rejected,
-    noExactMatch: text ? keywordTerms(db, text).noExactMatch : [],
+    noExactMatch: text ? termsOfText().noExactMatch : [],
     timings: { totalMs: ms(t0), ...timings, fuseMs: ms(t1) - (timings.keywordMs ?? 0) - (timings.embedMs ?? 0) - (timings.vectorMs ?? 0) },
     ...(probes?.enhanced ? { enhance: probes.report } : {}),
   };
