@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closeOpenFences, fenceOpenAt, findAttributedQuotes, parseCitationMarkers, quoteMatches } from './citations';
+import { closeOpenFences, fenceAt, fenceMapOf, findAttributedQuotes, parseCitationMarkers, quoteMatches } from './citations';
 
 describe('parseCitationMarkers', () => {
   // [name, text, expected markers as [raw, numbers]]
@@ -99,7 +99,7 @@ describe('closeOpenFences', () => {
   });
 });
 
-describe('fenceOpenAt', () => {
+describe('fenceMapOf and fenceAt', () => {
   const page = 'Intro\n```ts\ncode();\n```\nprose\n~~~~\n```\nstill code\n~~~~\nend';
   const at = (word: string): [string, number] => [page, page.indexOf(word)];
   it.each([
@@ -113,7 +113,7 @@ describe('fenceOpenAt', () => {
     ['in a block never closed', 'a\n```\nb\nc', 9, '```'],
     ['after a line indented too far to be a fence', '    ```\nx', 8, null],
   ] as [string, string, number, string | null][])('%s', (_label, text, offset, fence) => {
-    expect(fenceOpenAt(text, offset)).toBe(fence);
+    expect(fenceAt(fenceMapOf(text), offset)).toBe(fence);
   });
 });
 

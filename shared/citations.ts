@@ -126,7 +126,9 @@ export function fencedBlocks(text: string): FencedBlock[] {
  * Where the code blocks of Markdown `text` open and close, read as CommonMark reads a whole page (a
  * fence never closed runs to the end): the start of every fence line that changes whether code is open,
  * and the fence open after it (its run, e.g. `` ``` `` or `~~~~`), or null once closed. One scan of the
- * text; ask it with {@link fenceAt}.
+ * text; ask it with {@link fenceAt}. A passage that starts inside a code block shows as the page does
+ * only when its quote opens the block again; otherwise the block's closing fence would open one and turn
+ * the prose after it to code.
  */
 export interface FenceMap {
   lineStarts: number[];
@@ -171,15 +173,6 @@ export function fenceAt(map: FenceMap, offset: number): string | null {
   return lo === 0 ? null : map.openAfter[lo - 1]!;
 }
 
-/**
- * The fence (its run, e.g. `` ``` `` or `~~~~`) of the code block of Markdown `text` that `offset` lies
- * inside, or null (see {@link fenceMapOf}). A passage that starts inside a code block shows as the page
- * does only when its quote opens the block again; otherwise the block's closing fence would open one and
- * turn the prose after it to code.
- */
-export function fenceOpenAt(text: string, offset: number): string | null {
-  return fenceAt(fenceMapOf(text), offset);
-}
 
 /**
  * `text` with every fence that is never closed closed at the end of its paragraph, so a Markdown

@@ -227,7 +227,7 @@ export const Passage = z.object({
   focus: z.number().int().positive().optional(),
   /** Markdown pages: the fence of the code block that the shown text (from `focus`, else the start) lies
    *  inside (`` ``` ``), absent otherwise. A client showing it as Markdown opens the block with it first
-   *  (see `fenceOpenAt`), so code shows as code and the prose after the block's closing fence as prose. */
+   *  (see `fenceMapOf`), so code shows as code and the prose after the block's closing fence as prose. */
   openFence: z.string().optional(),
   /** `kb_meta`: a page describing the whole knowledge base (README, overview…), for questions about all of it.
    *  `glossary`: an entry of the knowledge base's glossary, for a term the question names. */
