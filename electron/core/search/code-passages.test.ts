@@ -5,9 +5,8 @@
  * the quote under the answer showed that tail, and the explanation after it in monospace).
  */
 import { describe, expect, it } from 'vitest';
-import type { SearchResult } from '../../../shared/models';
 import { referencesOf } from '../chat/answer-check';
-import { keywordKbForTests, search, valueOf } from './test-kb';
+import { keywordKbForTests } from './test-kb';
 
 const example = Array.from({ length: 40 }, (_, n) => `  const field${n} = schema.shape.field${n}; // checked`).join('\n');
 
@@ -27,12 +26,8 @@ const FILES = {
   'plain.txt': `${'```'}\n${example}\n${'```'}\n\nTo avoid a try/catch block in text files, use safeParse too.\n`,
 };
 
-const at = keywordKbForTests('code', FILES);
+const { keyword } = keywordKbForTests('code', FILES);
 
-/** A keyword search of the test knowledge base. */
-async function keyword(query: string): Promise<SearchResult> {
-  return valueOf<SearchResult>(await search(at.core, { kb: at.kb, query, mode: 'keyword' }));
-}
 
 describe('passages that start inside a code block', () => {
   it('are shown from the words on the query: the prose after the block, or the line of code', async () => {

@@ -4,9 +4,8 @@
  * own reference entry.
  */
 import { describe, expect, it } from 'vitest';
-import type { SearchResult } from '../../../shared/models';
 import { contentsLast, isContentsLike } from './contents';
-import { keywordKbForTests, search, valueOf } from './test-kb';
+import { keywordKbForTests } from './test-kb';
 
 const leaders = (name: string, page: number): string => `${name} ${'. '.repeat(20)}${page}`;
 const INDEX = ['asn1_parser2array', 'asn1_perror', 'asn1_read_value', 'asn1_write_value'].map((n, i) => leaders(n, 8 + i)).join('\n');
@@ -43,12 +42,8 @@ const FILES = {
   'index.txt': `Index\n\n${INDEX}\n`,
 };
 
-const at = keywordKbForTests('contents', FILES);
+const { keyword } = keywordKbForTests('contents', FILES);
 
-/** A keyword search of the test knowledge base. */
-async function keyword(query: string): Promise<SearchResult> {
-  return valueOf<SearchResult>(await search(at.core, { kb: at.kb, query, mode: 'keyword' }));
-}
 
 describe('search with an index page', () => {
   it('ranks the function reference above the index entry that names it', async () => {

@@ -99,11 +99,16 @@ export function openKbFile(core: TestCore, kbId: string): Database.Database {
 
 /**
  * For the tests of one file: a core without an embedding model and a knowledge base of `files` (one
- * folder, `notes`), made before the tests and closed after them. The holder's fields are set once
- * they run.
+ * folder, `notes`), made before the tests and closed after them; `keyword(query)` searches it in
+ * keyword mode. The holder's fields are set once the tests run.
  */
-export function keywordKbForTests(name: string, files: Record<string, string>): { core: TestCore; kb: string } {
-  const holder = {} as { core: TestCore; kb: string };
+export function keywordKbForTests(
+  name: string,
+  files: Record<string, string>,
+): { core: TestCore; kb: string; keyword: (query: string) => Promise<SearchResult> } {
+  const holder = {
+    keyword: async (query: string) => valueOf<SearchResult>(await search(holder.core, { kb: holder.kb, query, mode: 'keyword' })),
+  } as { core: TestCore; kb: string; keyword: (query: string) => Promise<SearchResult> };
   beforeAll(async () => {
     holder.core = await startCore('none');
     holder.kb = (await makeKb(holder.core, name, { notes: files })).id;
