@@ -17,9 +17,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { writePage, type PreparedPage } from '../electron/core/ingest/page-store';
-import type { Heading, ParsedDocument } from '../electron/core/ingest/types';
-import { useModel, writeVectors } from '../electron/core/ingest/vectors';
-import { dataPaths } from '../electron/core/paths';
+import { PAGE_FEATURES } from '../electron/core/page-features';
+import type { ParsedDocument } from '../electron/core/ingest/types';
+import type { Heading } from '../electron/core/store/page-model';
+import { useModel, writeVectors } from '../electron/core/store/vectors';
+import { dataPaths } from '../electron/core/base/paths';
 import { createSift } from '../electron/core/sift';
 import { kbMigrations } from '../electron/core/store/migrations/kb';
 import { openDatabase } from '../electron/core/store/open';
@@ -151,7 +153,7 @@ export function generatePage(rng: Random, n: number, chunkCount: number): Prepar
 function writePages(db: Database.Database, rng: Random, total: number): number {
   let written = 0;
   let pages = 0;
-  const batch = db.transaction((list: PreparedPage[]) => list.forEach((p) => writePage(db, p)));
+  const batch = db.transaction((list: PreparedPage[]) => list.forEach((p) => writePage(db, p, { features: PAGE_FEATURES })));
   let pending: PreparedPage[] = [];
   while (written < total) {
     const count = Math.min(total - written, rng.between(6, 20));

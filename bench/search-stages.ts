@@ -6,6 +6,7 @@
  * vector stage (int8 ranking of the candidates, then fetching and rescoring the best exactly) can be told apart.
  * Nothing here re-implements a stage: every figure times the functions the search runs.
  */
+import { RANKING_FEATURES } from '../electron/core/page-features';
 import { searchKnowledgeBase } from '../electron/core/search/search';
 import { loadVectorIndex, nearestByBits } from '../electron/core/search/vector-index';
 import { fmt, note, percentile } from './measure';
@@ -28,7 +29,7 @@ export async function stageBreakdown(kb: SearchKb, queries: BenchQuery[], topK: 
   const loadMs = performance.now() - t;
   const runOne = async (q: BenchQuery, keep: boolean) => {
     embedder.current = q.vector;
-    const r = await searchKnowledgeBase(kb.db, { query: q.text, topK, mode: 'hybrid' }, async () => embedder);
+    const r = await searchKnowledgeBase(kb.db, { query: q.text, topK, mode: 'hybrid' }, async () => embedder, { rankingFeatures: RANKING_FEATURES });
     t = performance.now();
     nearestByBits(index, q.vector, CANDIDATES);
     const scan = performance.now() - t;

@@ -20,12 +20,13 @@ import os from 'node:os';
 import path from 'node:path';
 import type { SearchMode } from '../shared/models';
 import type { Embedder } from '../electron/core/embed/embedder';
-import { TEST_MODEL_ID, writeTestModel } from '../electron/core/embed/test-model';
+import { TEST_MODEL_ID, writeTestModel } from '../electron/core/embed/testing/test-model';
 import { createTransformersEmbedder } from '../electron/core/embed/transformers';
+import { RANKING_FEATURES } from '../electron/core/page-features';
 import { searchKnowledgeBase, type SearchOptions } from '../electron/core/search/search';
 import { exactVectorSearch, vectorSearch } from '../electron/core/search/vector';
 import { createCrossEncoderReranker } from '../electron/core/search/rerank/cross-encoder';
-import { TEST_CROSS_ENCODER_ID, writeTestCrossEncoder } from '../electron/core/search/rerank/test-cross-encoder';
+import { TEST_CROSS_ENCODER_ID, writeTestCrossEncoder } from '../electron/core/search/rerank/testing/test-cross-encoder';
 import { paragraph, queryText } from './corpus';
 import { Random } from './random';
 import { figure, fmt, machineLine, note, percentile, since } from './measure';
@@ -108,7 +109,7 @@ async function timeMode(kb: SearchKb, queries: BenchQuery[], mode: SearchMode, t
   const run = async (q: BenchQuery) => {
     embedder.current = q.vector;
     const t0 = performance.now();
-    const result = await searchKnowledgeBase(kb.db, { query: q.text, topK, mode }, got, options);
+    const result = await searchKnowledgeBase(kb.db, { query: q.text, topK, mode }, got, { rankingFeatures: RANKING_FEATURES, ...options });
     return { ms: since(t0), result };
   };
   for (const q of queries.slice(0, 30)) await run(q);

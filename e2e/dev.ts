@@ -10,7 +10,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { writeTestModel } from '../electron/core/embed/test-model';
+import { writeTestModel } from '../electron/core/embed/testing/test-model';
 import { startMockOllama } from '../electron/core/testing/ollama-mock';
 import { writeKitchenFolder, writeMainFolder } from './corpus';
 import { citingReply } from './replies';

@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { _electron as electron, expect, test, type ElectronApplication, type Page } from '@playwright/test';
-import { TEST_MODEL_ID, writeTestModel } from '../electron/core/embed/test-model';
+import { TEST_MODEL_ID, writeTestModel } from '../electron/core/embed/testing/test-model';
 import { startMockOllama, type MockOllama } from '../electron/core/testing/ollama-mock';
 import { writeMainFolder } from './corpus';
 import { addFolderAndIndex, ask, createKb, lastAnswer, showScreen, waitTurnEnded } from './helpers';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test as base } from '@playwright/test';
-import { writeTestModel } from '../electron/core/embed/test-model';
+import { writeTestModel } from '../electron/core/embed/testing/test-model';
 import { startMockOllama, type MockOllama } from '../electron/core/testing/ollama-mock';
 import { writeKitchenFolder, writeMainFolder } from './corpus';
 import { startSift } from './sift-process';

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { writeTestModel } from '../electron/core/embed/test-model';
+import { writeTestModel } from '../electron/core/embed/testing/test-model';
 import type { Folder } from '../shared/models';
 import type { Settings } from '../shared/settings';
 import { expect, test } from './fixtures';

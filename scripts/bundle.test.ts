@@ -11,8 +11,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeTestModel } from '../electron/core/embed/test-model';
-import { writeTestCrossEncoder } from '../electron/core/search/rerank/test-cross-encoder';
+import { writeTestModel } from '../electron/core/embed/testing/test-model';
+import { writeTestCrossEncoder } from '../electron/core/search/rerank/testing/test-cross-encoder';
 import { tempDir } from '../electron/core/testing/temp';
 // @ts-expect-error -- a plain .mjs module shared with the build scripts
 import { electronBundles } from './electron-bundles.mjs';

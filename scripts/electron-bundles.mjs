@@ -19,7 +19,7 @@ const common = {
 export const electronBundles = [
   { ...common, entryPoints: ['electron/main.ts'], outfile: 'out/electron/main.cjs' },
   { ...common, entryPoints: ['electron/preload.ts'], outfile: 'out/electron/preload.cjs', external: ['electron'] },
-  { ...common, entryPoints: ['electron/core/ingest/ingest-worker.ts'], outfile: 'out/electron/ingest-worker.cjs' },
+  { ...common, entryPoints: ['electron/core/ingest-worker-main.ts'], outfile: 'out/electron/ingest-worker.cjs' },
   { ...common, entryPoints: ['electron/core/search/vector-index-worker.ts'], outfile: 'out/electron/vector-index-worker.cjs' },
   { ...common, entryPoints: ['electron/core/search/rerank/rerank-worker.ts'], outfile: 'out/electron/rerank-worker.cjs' },
   { ...common, format: 'esm', entryPoints: ['electron/core/embed/embed-worker-main.ts'], outfile: 'out/electron/embed-worker.mjs' },

@@ -13,7 +13,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { writeTestModel } from '../electron/core/embed/test-model';
+import { writeTestModel } from '../electron/core/embed/testing/test-model';
 
 /** What the command line asked for. */
 export interface MakeTestModelArgs {

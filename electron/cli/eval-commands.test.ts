@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TEST_MODEL_ID, writeTestModel } from '../core/embed/test-model';
+import { TEST_MODEL_ID, writeTestModel } from '../core/embed/testing/test-model';
 import { tempDir } from '../core/testing/temp';
 import { runLines as run } from './testing/run';
 

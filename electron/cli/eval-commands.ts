@@ -4,10 +4,10 @@ import { embeddingConfigFromEnv } from '../core';
 import { DEFAULT_SPLIT, judgedQueries, loadDataset } from '../core/eval/dataset';
 import { SCORE_NAMES, type QueryScores } from '../core/eval/metrics';
 import { runEval, type EvalReport } from '../core/eval/runner';
-import { dataPaths, resolveDataDir } from '../core/paths';
+import { dataPaths, resolveDataDir } from '../core/base/paths';
 import { need, printJson, table, type Command, type CommandInput } from './command';
 import { parseEnhanceList } from './enhance-flags';
-import { ollamaHostFromEnv } from '../core/live-config';
+import { ollamaHostFromEnv } from '../core/config/settings';
 import { UsageError } from './usage';
 
 /** The flags `eval` reads; `--split` is its own, and `--data-dir` decides whether downloads are kept. */

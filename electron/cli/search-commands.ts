@@ -1,6 +1,6 @@
 /** The CLI's search commands: `search` (and later `eval`). */
 import type { Passage, SearchEnhancement, SearchResult } from '../../shared/models';
-import { ollamaHostFromEnv } from '../core/live-config';
+import { ollamaHostFromEnv } from '../core/config/settings';
 import { call, need, printJson, type Command } from './command';
 import { enhanceOfFlags } from './enhance-flags';
 import { UsageError } from './usage';

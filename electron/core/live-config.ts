@@ -5,12 +5,12 @@
  */
 import { SiftError } from '../../shared/errors';
 import type { ProviderSettings } from '../../shared/settings';
-import type { EmbeddingConfig } from './embedding';
+import type { EmbeddingConfig } from './embed/embedding';
 import type { ChatSettings } from './chat/turn';
 import { failingClient, providerFor, ProviderClients, type ActiveProvider } from './llm/providers';
 import type { LlmClient } from './llm/types';
-import { NO_SECRETS, resolveApiKey, type SecretStore } from './secrets';
-import type { SettingsStore } from './settings';
+import { NO_SECRETS, resolveApiKey, type SecretStore } from './config/secrets';
+import type { SettingsStore } from './config/settings';
 import { DEFAULT_ENHANCE_SETTINGS, type EnhanceSettings } from '../../shared/settings';
 
 /** Host-level overrides of chat (CLI flags, tests). */
@@ -123,18 +123,4 @@ export class LiveConfig {
   maxFileBytes(): number {
     return this.overrides.maxFileBytes ?? this.settings.get().maxFileMB * MB;
   }
-}
-
-/**
- * An Ollama address as users write it in OLLAMA_HOST (`host`, `host:port` or a URL) turned into a
- * URL, or undefined when unset. Without a scheme, port 11434 unless one is given, as Ollama's own
- * tools assume; a full URL is taken as written.
- */
-export function ollamaHostFromEnv(value: string | undefined): string | undefined {
-  const v = value?.trim();
-  if (!v) return undefined;
-  if (/^https?:\/\//i.test(v)) return new URL(v).origin;
-  const url = new URL(`http://${v}`);
-  if (!url.port) url.port = '11434';
-  return url.origin;
 }

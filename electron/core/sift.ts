@@ -8,13 +8,13 @@ import { fileURLToPath } from 'node:url';
 import { operations, isOpName, type Handlers, type OpName, type OpResult } from '../../shared/contract';
 import type { DigestStatus, IngestStatus, ModelProgress } from '../../shared/models';
 import { SiftError, fail, ok, type Result } from '../../shared/errors';
-import { VERSION } from './version';
-import type { CoreContext } from './context';
-import { EmbeddingService, type EmbeddingConfig } from './embedding';
+import { VERSION } from './base/version';
+import type { CoreContext } from './store/context';
+import { EmbeddingService, type EmbeddingConfig } from './embed/embedding';
 import { LiveConfig, type ChatOverrides } from './live-config';
-import { SettingsStore } from './settings';
+import { SettingsStore } from './config/settings';
 import type { Settings } from '../../shared/settings';
-import { EventBus } from './events';
+import { EventBus } from './base/events';
 import { ingestHandlers } from './ingest/handlers';
 import { searchHandlers } from './search/handlers';
 import { askHandlers } from './chat/ask';
@@ -25,7 +25,7 @@ import { glossaryHandlers } from './glossary/handlers';
 import { digestHandlers } from './digests/handlers';
 import { DigestRunner, type DigestRunnerOptions } from './digests/runner';
 import { providerHandlers } from './llm/provider-handlers';
-import type { SecretStore } from './secrets';
+import type { SecretStore } from './config/secrets';
 import { chromiumPdfRenderer, type PdfRenderer } from './export/pdf';
 import type { SearchOptions } from './search/search';
 import { modelCompleter, type Completer } from './search/enhance/completer';
@@ -34,16 +34,18 @@ import { createCrossEncoderReranker, crossEncoderOptionsFrom, type CrossEncoderR
 import type { RerankKind } from './search/rerank/types';
 import { VectorIndexBuilder } from './search/index-builder';
 import { Indexer, type IndexerOptions } from './ingest/indexer';
+import { refreshPageFeatures } from './ingest/page-features';
+import { PAGE_FEATURES, RANKING_FEATURES } from './page-features';
 import { FolderWatcher } from './ingest/watcher';
-import { KbFiles } from './kb/kb-files';
+import { KbFiles } from './store/kb-files';
 import { folderHandlers, listFolders } from './kb/folders';
 import { knowledgeBaseHandlers, resolveKb } from './kb/knowledge-bases';
-import { dataPaths } from './paths';
+import { dataPaths } from './base/paths';
 import { appMigrations } from './store/migrations/app';
 import { kbMigrations } from './store/migrations/kb';
 import { openDatabase } from './store/open';
 import { tightenDataDir } from './store/private';
-import { formatZodError } from './validate';
+import { formatZodError } from './base/validate';
 
 /** Options of {@link createSift}. */
 export interface SiftConfig {
@@ -98,7 +100,9 @@ export function createSift(config: SiftConfig): Sift {
   const paths = dataPaths(config.dataDir);
   tightenDataDir(config.dataDir);
   const appDb = openDatabase(paths.appDb, appMigrations, 'the app database');
-  const ctx: CoreContext = { dataDir: config.dataDir, appDb, events: new EventBus(), kbFiles: new KbFiles(config.dataDir) };
+  // A knowledge base made before a page feature, or by another version of it, gets it from its stored pages when opened.
+  const kbFiles = new KbFiles(config.dataDir, { onOpen: (db) => refreshPageFeatures(db, PAGE_FEATURES) });
+  const ctx: CoreContext = { dataDir: config.dataDir, appDb, events: new EventBus(), kbFiles };
 
   const settings = new SettingsStore(appDb, ctx.events, config.settingsDefaults);
   const liveOverrides = { chat: config.chat, embedding: config.embedding, maxFileBytes: config.indexer?.maxFileBytes };
@@ -106,9 +110,10 @@ export function createSift(config: SiftConfig): Sift {
   const downloadDir = config.modelsReadOnly ? paths.models : undefined;
   const models = { dir: config.modelsDir ?? paths.models, downloadDir };
   const embedding = new EmbeddingService(() => live.embedding(), models, ctx.events);
-  const indexer = new Indexer(ctx, () => embedding.get(), { ...config.indexer, maxFileBytesNow: () => live.maxFileBytes() });
+  const ingestWorker = () => new URL('./ingest-worker-main.ts', import.meta.url);
+  const indexer = new Indexer(ctx, () => embedding.get(), ingestWorker, { ...config.indexer, maxFileBytesNow: () => live.maxFileBytes() });
   const vectorIndexes = new VectorIndexBuilder();
-  const searchOptions = { buildIndex: vectorIndexes.build, ...config.search };
+  const searchOptions = { buildIndex: vectorIndexes.build, rankingFeatures: RANKING_FEATURES, ...config.search };
   const watcher = config.watch ? new FolderWatcher(indexer) : null;
   const turns = new TurnRegistry();
   // With autoIndex (the app), a digest run that wrote pages starts an indexing run, which embeds their chunks.
@@ -156,7 +161,7 @@ export function createSift(config: SiftConfig): Sift {
       },
     }),
     ...folderHandlers(ctx),
-    ...ingestHandlers(ctx, indexer),
+    ...ingestHandlers(ctx, indexer, PAGE_FEATURES),
     // Asking to index again is also asking to try a model that failed to load again.
     async 'ingest.start'({ kb }) {
       embedding.retry();

@@ -16,7 +16,7 @@ import { operations, type OpArgs, type OpName, type OpResult } from '../../share
 import { SiftError } from '../../shared/errors';
 import type { KnowledgeBase } from '../../shared/models';
 import type { Sift } from '../core';
-import { VERSION } from '../core/version';
+import { VERSION } from '../core/base/version';
 
 /** Options of {@link createMcpServer}. */
 export interface McpServerOptions {

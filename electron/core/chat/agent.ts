@@ -8,7 +8,7 @@
 import { SiftError } from '../../../shared/errors';
 import type { Passage, SearchResult } from '../../../shared/models';
 import { parseWikiRefs } from '../../../shared/wiki-refs';
-import type { EventBus } from '../events';
+import type { EventBus } from '../base/events';
 import type { LlmClient, LlmMessage, LlmToolCall } from '../llm/types';
 import { GLOSSARY_TOOL, TOOLS, formatPassage, noExactMatchNote } from './prompt';
 import { recoverToolArguments } from './tool-args';

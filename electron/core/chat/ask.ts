@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { ChatMessage, TurnInfo } from '../../../shared/chat-models';
 import type { Handlers } from '../../../shared/contract';
 import { isErrorCode, SiftError } from '../../../shared/errors';
-import type { CoreContext } from '../context';
+import type { CoreContext } from '../store/context';
 import { resolveKb } from '../kb/knowledge-bases';
 import { turnDepsFor, type ChatDeps } from './handlers';
 import { runTurn } from './turn';

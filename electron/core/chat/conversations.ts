@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { ChatMessage, Conversation, TurnInfo } from '../../../shared/chat-models';
 import { SiftError } from '../../../shared/errors';
-import { now } from '../context';
+import { now } from '../store/context';
 import { conversationTitle } from './title';
 
 interface ConversationRow {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Handlers } from '../../../shared/contract';
 import { SiftError } from '../../../shared/errors';
 import type { Passage, SearchDepth } from '../../../shared/models';
-import type { CoreContext } from '../context';
+import type { CoreContext } from '../store/context';
 import { resolveKb } from '../kb/knowledge-bases';
 import type { LlmClient, LlmPing } from '../llm/types';
 import { kbMetaPassages } from '../search/meta-pages';

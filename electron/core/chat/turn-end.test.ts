@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { EventBus } from '../events';
+import { EventBus } from '../base/events';
 import { createLlmClient } from '../llm/ollama-client';
 import { appMigrations } from '../store/migrations/app';
 import { openDatabase } from '../store/open';

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { DigestStatus, IngestStatus, PageDetail } from '../../../shared/models';
-import { writeTestModel } from '../embed/test-model';
+import { writeTestModel } from '../embed/testing/test-model';
 import { createSift, type Sift } from '../sift';
 import { startMockOllama, type MockOllama } from '../testing/ollama-mock';
 import { tempDir } from '../testing/temp';

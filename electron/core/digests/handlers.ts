@@ -1,6 +1,6 @@
 /** The page-digest operations of the contract. */
 import type { Handlers } from '../../../shared/contract';
-import type { CoreContext } from '../context';
+import type { CoreContext } from '../store/context';
 import { resolveKb } from '../kb/knowledge-bases';
 import type { DigestRunner } from './runner';
 

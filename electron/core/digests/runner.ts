@@ -5,7 +5,7 @@
  */
 import type { DigestStatus } from '../../../shared/models';
 import { SiftError } from '../../../shared/errors';
-import { now, type CoreContext } from '../context';
+import { now, type CoreContext } from '../store/context';
 import type { LlmClient } from '../llm/types';
 import { DIGEST_DEFAULTS, runDigests, type DigestOptions } from './run';
 import { digestCount, removeAllDigests } from './store';

@@ -9,7 +9,9 @@ import type Database from 'better-sqlite3';
 import { toIndexText } from '../text/tokenize';
 import { parseFile } from '../ingest/parse';
 import { sectionsAndChunks } from '../ingest/prepare';
-import { cached, removeDocument, writePage, type PreparedPage } from '../ingest/page-store';
+import { removeDocument, writePage, type PreparedPage } from '../ingest/page-store';
+import { cached } from '../store/statements';
+import { versionPages } from '../versions/feature';
 import { DIGEST_FOLDER, DIGEST_ROOT, OVERVIEW_PATH } from './paths';
 
 export { DIGEST_FOLDER, DIGEST_ROOT, OVERVIEW_PATH };
@@ -108,7 +110,8 @@ export async function writeDigest(db: Database.Database, digest: DigestPage): Pr
     pathTokens: toIndexText(digest.path.slice('wiki/'.length)),
     ...sectionsAndChunks(doc),
   };
-  writePage(db, page);
+  // A digest has the version of its page's name (a digest of an old version is old too); it is no glossary.
+  writePage(db, page, { features: [versionPages] });
 }
 
 /** True when a page read from a file already has this address (a folder with its own `_digest` folder). */

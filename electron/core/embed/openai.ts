@@ -5,7 +5,7 @@
  */
 import OpenAI from 'openai';
 import { SiftError } from '../../../shared/errors';
-import { retryAfterMs } from '../llm/openai-client';
+import { retryAfterMs } from '../base/retry-after';
 import { checkBatchSize, inBatches, normalise, type Embedder } from './embedder';
 
 /** Options for {@link createOpenAiEmbedder}. */

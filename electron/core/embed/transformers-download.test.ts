@@ -10,7 +10,7 @@ import { SiftError } from '../../../shared/errors';
 import { tempDir } from '../testing/temp';
 import type { Embedder, ModelProgress } from './embedder';
 import { startModelHub, type ModelHub } from './testing/model-hub';
-import { writeTestModel } from './test-model';
+import { writeTestModel } from './testing/test-model';
 import { createTransformersEmbedder } from './transformers';
 
 const cleanups: (() => Promise<void>)[] = [];

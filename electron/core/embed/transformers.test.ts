@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SiftError } from '../../../shared/errors';
 import { tempDir } from '../testing/temp';
 import type { Embedder, ModelProgress } from './embedder';
-import { writeTestModel } from './test-model';
+import { writeTestModel } from './testing/test-model';
 import { EMBED_WORKER, createTransformersEmbedder, type TransformersOptions } from './transformers';
 
 const open: Embedder[] = [];

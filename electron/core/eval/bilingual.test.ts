@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeTestModel } from '../embed/test-model';
+import { writeTestModel } from '../embed/testing/test-model';
 import { loadDataset } from './dataset';
 import { SCORE_NAMES, type QueryScores } from './metrics';
 import { runEval, type EvalReport } from './runner';

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { SiftError } from '../../../shared/errors';
 import type { EnhanceRequest, IngestStatus, PageSummary, SearchMode, SearchResult } from '../../../shared/models';
-import type { EmbeddingConfig } from '../embedding';
+import type { EmbeddingConfig } from '../embed/embedding';
 import { createSift, type Sift } from '../sift';
 import { writeBeirCorpus } from './beir-corpus';
 import { judgedQueries, type EvalDataset, type EvalQuery } from './dataset';

@@ -1,6 +1,6 @@
 /** The glossary operations of the contract: list a knowledge base's glossary, look a term up. */
 import type { Handlers } from '../../../shared/contract';
-import type { CoreContext } from '../context';
+import type { CoreContext } from '../store/context';
 import { resolveKb } from '../kb/knowledge-bases';
 import { listGlossary, lookupGlossary } from './store';
 

@@ -28,7 +28,7 @@ function setup(files: Record<string, string | Buffer>): { db: Database.Database;
 describe('indexBatch', () => {
   it('answers one result per file, in order, and stores the pages', async () => {
     const { db, jobs } = setup({ 'a.md': '# A\n\nalpha', 'empty.md': '', 'bin.txt': Buffer.from([0, 1, 2, 0, 3]), 'c.md': '# C\n\ngamma' });
-    const results = await indexBatch(db, ['a.md', 'empty.md', 'gone.md', 'bin.txt', 'c.md'].map(jobs), newWriteLock());
+    const results = await indexBatch(db, ['a.md', 'empty.md', 'gone.md', 'bin.txt', 'c.md'].map(jobs), { lock: newWriteLock() });
     expect(results).toEqual(['indexed', 'skipped', 'absent', 'skipped', 'indexed']);
     expect(db.prepare(`SELECT path FROM pages ORDER BY path`).pluck().all()).toEqual(['wiki/a.md', 'wiki/c.md']);
     expect(db.prepare(`SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH 'gamma'`).pluck().all()).toHaveLength(1);

@@ -6,9 +6,11 @@
  * exactly when the previous batch commits, instead of SQLite's sleep-and-retry.
  */
 import type Database from 'better-sqlite3';
+import { cached } from '../store/statements';
 import {
-  cached, documentAt, heldRows, removeDocument, touchDocument, writeKeywordRows, writePage, writeProblem, type HeldRows,
+  documentAt, heldRows, removeDocument, touchDocument, writeKeywordRows, writePage, writeProblem, type WriteOptions,
 } from './page-store';
+import { NO_PAGE_FEATURES, type PageFeature } from './page-features';
 import { prepareFile, type FileJob, type FileOutcome } from './prepare';
 
 /** What became of one file of a batch, for the run's counters. */
@@ -31,35 +33,44 @@ function withLock<T>(lock: SharedArrayBuffer | null, fn: () => T): T {
   }
 }
 
+/** How a batch is indexed. */
+export interface BatchOptions {
+  /** The process-wide write lock (newWriteLock) the workers share. Default none: this connection writes alone. */
+  lock?: SharedArrayBuffer | null;
+  /** Hears the page address of each file as its reading starts. Default none. */
+  onFile?: (pagePath: string) => void;
+  /** Page features every page is written to (see page-features.ts). Default none. */
+  features?: readonly PageFeature[];
+}
+
 /**
- * Prepare and store `jobs`, telling `onFile` the page address of each file as its reading starts.
- * Returns one result per job, in order. A store failure (disk full, a broken database) throws and
- * nothing of the batch is kept.
+ * Prepare and store `jobs`. Returns one result per job, in order. A store failure (disk full, a
+ * broken database) throws and nothing of the batch is kept.
  */
-export async function indexBatch(
-  db: Database.Database,
-  jobs: FileJob[],
-  lock: SharedArrayBuffer | null = null,
-  onFile: (pagePath: string) => void = () => {},
-): Promise<FileResult[]> {
+export async function indexBatch(db: Database.Database, jobs: FileJob[], options: BatchOptions = {}): Promise<FileResult[]> {
   const outcomes: FileOutcome[] = [];
   for (const job of jobs) {
-    onFile(job.pagePath);
+    options.onFile?.(job.pagePath);
     outcomes.push(await prepareFile(job));
   }
-  return withLock(lock, () => writeBatch(db, jobs, outcomes));
+  return withLock(options.lock ?? null, () => writeBatch(db, jobs, outcomes, options.features));
 }
 
 /**
  * Write prepared outcomes (one per job) in one transaction. The keyword rows of every page are held
  * back and written last, so the whole batch makes one keyword-index segment (see page-store.ts).
  */
-export function writeBatch(db: Database.Database, jobs: FileJob[], outcomes: FileOutcome[]): FileResult[] {
+export function writeBatch(
+  db: Database.Database,
+  jobs: FileJob[],
+  outcomes: FileOutcome[],
+  features: readonly PageFeature[] = NO_PAGE_FEATURES,
+): FileResult[] {
   return db
     .transaction(() => {
-      const keywordRows = heldRows();
-      const results = jobs.map((job, i) => applyOrFail(db, job, outcomes[i]!, keywordRows));
-      writeKeywordRows(db, keywordRows);
+      const held = heldRows();
+      const results = jobs.map((job, i) => applyOrFail(db, job, outcomes[i]!, { features, held }));
+      writeKeywordRows(db, held);
       return results;
     })
     .immediate();
@@ -71,13 +82,13 @@ export function writeBatch(db: Database.Database, jobs: FileJob[], outcomes: Fil
  * retries it until the clash is gone. Checked before writing: inside the batch's transaction there
  * is no savepoint per file to roll back to.
  */
-function applyOrFail(db: Database.Database, job: FileJob, outcome: FileOutcome, keywordRows: HeldRows): FileResult {
+function applyOrFail(db: Database.Database, job: FileJob, outcome: FileOutcome, write: WriteOptions): FileResult {
   if (outcome.kind === 'page' && addressTaken(db, job)) {
     const reason = `its page address ${job.pagePath} is already used by another file; rename one of them`;
     writeProblem(db, { folder: job.folder, relPath: job.relPath, size: 0, mtimeMs: 0, sha256: null, status: 'failed', reason });
     return 'failed';
   }
-  return apply(db, job, outcome, keywordRows);
+  return apply(db, job, outcome, write);
 }
 
 /** True when another file's page has this job's address. */
@@ -88,10 +99,10 @@ function addressTaken(db: Database.Database, job: FileJob): boolean {
   return owner !== undefined && (owner.folder !== job.folder || owner.relPath !== job.relPath);
 }
 
-function apply(db: Database.Database, job: FileJob, outcome: FileOutcome, keywordRows: HeldRows): FileResult {
+function apply(db: Database.Database, job: FileJob, outcome: FileOutcome, write: WriteOptions): FileResult {
   switch (outcome.kind) {
     case 'page':
-      writePage(db, outcome.page, keywordRows);
+      writePage(db, outcome.page, write);
       return 'indexed';
     case 'problem':
       writeProblem(db, outcome.problem);

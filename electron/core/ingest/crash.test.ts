@@ -8,12 +8,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dataPaths } from '../paths';
+import { dataPaths } from '../base/paths';
 import { appMigrations } from '../store/migrations/app';
 import { kbMigrations } from '../store/migrations/kb';
 import { openDatabase } from '../store/open';
 import { tempDir } from '../testing/temp';
-import { writeTestModel } from '../embed/test-model';
+import { writeTestModel } from '../embed/testing/test-model';
 import { makeKb, openCore, prose, runCli, seededRandom, sha256, spawnCli, writeCorpus, writeFiles } from './testing/fixtures';
 
 /** Fixed so the kill times (and the folder's changes) are the same on every run. */

@@ -1,13 +1,18 @@
 /** The indexing and page operations of the contract. */
 import type { Handlers } from '../../../shared/contract';
-import type { CoreContext } from '../context';
+import type { CoreContext } from '../store/context';
 import { resolveKb } from '../kb/knowledge-bases';
 import type { Indexer } from './indexer';
 import { manifest } from './manifest';
+import type { PageFeature } from './page-features';
 import { getPage, listPages } from './pages';
 
-/** Handlers for `ingest.*` and `pages.*`. */
-export function ingestHandlers(ctx: CoreContext, indexer: Indexer): Pick<Handlers, 'ingest.start' | 'ingest.status' | 'pages.list' | 'pages.manifest' | 'pages.get'> {
+/** Handlers for `ingest.*` and `pages.*`; `features` describe pages in the manifest. */
+export function ingestHandlers(
+  ctx: CoreContext,
+  indexer: Indexer,
+  features: readonly PageFeature[],
+): Pick<Handlers, 'ingest.start' | 'ingest.status' | 'pages.list' | 'pages.manifest' | 'pages.get'> {
   return {
     async 'ingest.start'({ kb }) {
       return indexer.start(resolveKb(ctx, kb).id);
@@ -19,7 +24,7 @@ export function ingestHandlers(ctx: CoreContext, indexer: Indexer): Pick<Handler
       return listPages(ctx.kbFiles.get(resolveKb(ctx, kb).id));
     },
     async 'pages.manifest'({ kb }) {
-      return manifest(ctx.kbFiles.get(resolveKb(ctx, kb).id));
+      return manifest(ctx.kbFiles.get(resolveKb(ctx, kb).id), features);
     },
     async 'pages.get'({ kb, path }) {
       return getPage(ctx.kbFiles.get(resolveKb(ctx, kb).id), path);

@@ -6,8 +6,8 @@
  */
 import os from 'node:os';
 import type { IngestStatus } from '../../../shared/models';
-import type { CoreContext } from '../context';
-import { now } from '../context';
+import type { CoreContext } from '../store/context';
+import { now } from '../store/context';
 import { listFolders } from '../kb/folders';
 import { WorkerClient, spawnWorker } from '../workers/rpc';
 import type { Embedder } from '../embed/embedder';
@@ -62,9 +62,14 @@ export class Indexer {
   private readonly workerCount: number;
   private readonly options: RunOptions & { progressIntervalMs: number; maxFileBytesNow?: () => number };
 
+  /**
+   * `workerModule`: the ingest worker's entry module when running from sources (the facade's, which
+   * names the page features; bundled builds start `ingest-worker.cjs`).
+   */
   constructor(
     private readonly ctx: CoreContext,
     private readonly embedder: () => Promise<Embedder | string>,
+    private readonly workerModule: () => URL,
     options: IndexerOptions = {},
   ) {
     this.workerCount = options.workers ?? Math.min(4, Math.max(1, os.availableParallelism?.() ?? os.cpus().length));
@@ -174,7 +179,7 @@ export class Indexer {
   private pool(): WorkerClient<IngestRequest, FileResult[], IngestNote>[] {
     while (this.workers.length < this.workerCount) {
       const n = this.workers.length + 1;
-      this.workers.push(new WorkerClient(spawnWorker(() => new URL('./ingest-worker.ts', import.meta.url), 'ingest-worker.cjs'), `ingest worker ${n}`));
+      this.workers.push(new WorkerClient(spawnWorker(this.workerModule, 'ingest-worker.cjs'), `ingest worker ${n}`));
     }
     return this.workers;
   }

@@ -1,12 +1,14 @@
 /**
  * An ingest worker thread: indexes batches of files (read, parse, chunk, tokenize, write) off the
- * main thread, each worker with its own connection to the knowledge base's file.
+ * main thread, each worker with its own connection to the knowledge base's file. The facade's worker
+ * entry (ingest-worker-main.ts) starts it with the page features every page is written to.
  */
 import type Database from 'better-sqlite3';
 import { kbMigrations } from '../store/migrations/kb';
 import { openDatabase } from '../store/open';
 import { serveRequests } from '../workers/rpc';
 import { indexBatch, type FileResult } from './batch';
+import type { PageFeature } from './page-features';
 import type { FileJob } from './prepare';
 
 /** A request to an ingest worker: index a batch into a knowledge-base file, or let go of a file. */
@@ -14,25 +16,26 @@ export type IngestRequest =
   | { kind: 'batch'; dbFile: string; jobs: FileJob[]; lock: SharedArrayBuffer }
   | { kind: 'release'; dbFile: string };
 
-const open = new Map<string, Database.Database>();
-
-function connection(dbFile: string): Database.Database {
-  let db = open.get(dbFile);
-  if (!db) {
-    db = openDatabase(dbFile, kbMigrations, `the index ${dbFile}`, { vectors: true });
-    open.set(dbFile, db);
-  }
-  return db;
-}
-
 /** Notes sent while a batch is indexed: the page address of the file being read. */
 export type IngestNote = string;
 
-serveRequests<IngestRequest, FileResult[], IngestNote>(async (request, note) => {
-  if (request.kind === 'release') {
-    open.get(request.dbFile)?.close();
-    open.delete(request.dbFile);
-    return [];
-  }
-  return indexBatch(connection(request.dbFile), request.jobs, request.lock, note);
-});
+/** Serve ingest requests in this worker thread, writing every page to `features`. */
+export function serveIngest(features: readonly PageFeature[]): void {
+  const open = new Map<string, Database.Database>();
+  const connection = (dbFile: string): Database.Database => {
+    let db = open.get(dbFile);
+    if (!db) {
+      db = openDatabase(dbFile, kbMigrations, `the index ${dbFile}`, { vectors: true });
+      open.set(dbFile, db);
+    }
+    return db;
+  };
+  serveRequests<IngestRequest, FileResult[], IngestNote>(async (request, note) => {
+    if (request.kind === 'release') {
+      open.get(request.dbFile)?.close();
+      open.delete(request.dbFile);
+      return [];
+    }
+    return indexBatch(connection(request.dbFile), request.jobs, { lock: request.lock, onFile: note, features });
+  });
+}

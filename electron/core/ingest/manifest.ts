@@ -5,10 +5,10 @@
  */
 import path from 'node:path';
 import type Database from 'better-sqlite3';
-import { DIGEST_FOLDER } from '../digests/paths';
+import { DIGEST_FOLDER } from '../store/page-model';
 import type { ManifestRow } from '../../../shared/models';
-import { dayOf, pageVersions, versionedPageIds } from '../search/versions';
-import { hasVectorTables, keywordOnlyReason, recordedModel } from './vectors';
+import { NO_PAGE_FEATURES, type PageFeature } from './page-features';
+import { hasVectorTables, keywordOnlyReason, recordedModel } from '../store/vectors';
 
 interface Row {
   pageId: number | null;
@@ -40,12 +40,14 @@ const ROWS = `
 /**
  * Every document of the knowledge base in folder and path order, failed and skipped ones included.
  * `vectors` is `current` when every chunk has a vector of the recorded model, `pending` while some
- * wait for one, and `none` for a keyword-only knowledge base or a document without a page.
+ * wait for one, and `none` for a keyword-only knowledge base or a document without a page. Page
+ * features add what they know of a page (its version); fields no feature fills are null.
  */
-export function manifest(db: Database.Database, today = dayOf(new Date())): ManifestRow[] {
+export function manifest(db: Database.Database, features: readonly PageFeature[] = NO_PAGE_FEATURES): ManifestRow[] {
   const vectorsExist = hasVectorTables(db) && recordedModel(db) !== null && keywordOnlyReason(db) === null;
   const rows = db.prepare(ROWS).all() as Row[];
-  const versions = pageVersions(db, versionedPageIds(db), today);
+  const described = features.flatMap((f) => (f.describe ? [f.describe(db)] : []));
+  const extra = (pageId: number | null) => (pageId === null ? {} : Object.assign({}, ...described.map((d) => d.get(pageId))));
   return rows.map((r) => ({
     sourcePath: path.join(r.folder, r.relPath),
     folder: r.folder,
@@ -63,9 +65,9 @@ export function manifest(db: Database.Database, today = dayOf(new Date())): Mani
     chunks: r.chunks,
     embeddedChunks: r.embedded,
     vectors: vectorStatus(r, vectorsExist),
-    // The page's status among the versions of its document; null when neither it nor any other page says.
-    version: r.pageId === null ? null : (versions.get(r.pageId)?.status ?? null),
-    versionLabel: r.pageId === null ? null : (versions.get(r.pageId)?.label ?? null),
+    version: null,
+    versionLabel: null,
+    ...extra(r.pageId),
   }));
 }
 

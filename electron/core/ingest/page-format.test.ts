@@ -4,7 +4,7 @@
  */
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { dataPaths } from '../paths';
+import { dataPaths } from '../base/paths';
 import type { Sift } from '../sift';
 import { tempDir } from '../testing/temp';
 import { PAGE_FORMAT } from './prepare';

@@ -16,27 +16,15 @@
  */
 import type Database from 'better-sqlite3';
 import type { ParsedDocument } from './types';
-import { now } from '../context';
-import type { GlossaryDraft } from '../glossary/parse';
-import { writeGlossary } from '../glossary/store';
-import { hasVectorTables } from './vectors';
-import { hasVersionFacts, pageVersionRecord, type PageVersionRecord } from './versions';
+import { now } from '../store/context';
+import { cached } from '../store/statements';
+import { hasVectorTables } from '../store/vectors';
+import { NO_PAGE_FEATURES, type PageFeature } from './page-features';
 
 /** Run `body` in a transaction, or inside the caller's when one is open (no savepoint; see above). */
 function atomically(db: Database.Database, body: () => void): void {
   if (db.inTransaction) body();
   else db.transaction(body)();
-}
-
-const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
-
-/** `db.prepare(sql)`, compiled once per connection: an ingest writes the same few statements 100k times. */
-export function cached(db: Database.Database, sql: string): Database.Statement {
-  let byText = statements.get(db);
-  if (!byText) statements.set(db, (byText = new Map()));
-  let statement = byText.get(sql);
-  if (!statement) byText.set(sql, (statement = db.prepare(sql)));
-  return statement;
 }
 
 /** A file turned into everything the store needs (what the parse worker sends back). */
@@ -54,10 +42,6 @@ export interface PreparedPage {
   pathTokens: string;
   sections: { index: number; start: number; end: number; headingPath: string[] }[];
   chunks: { index: number; sectionIndex: number; start: number; end: number; hash: string; tokens: string }[];
-  /** Glossary entries, when the page is a glossary page (glossary/parse.ts). Default none. */
-  glossary?: GlossaryDraft[];
-  /** Version facts and grouping keys (prepare.ts); when missing, worked out here from the metadata, file name and title. */
-  version?: PageVersionRecord;
 }
 
 /** What the store remembers of a file, to decide whether it changed. */
@@ -96,7 +80,10 @@ export function documentAt(db: Database.Database, folder: string, relPath: strin
   return cached(db, sql).get(folder, relPath) as StoredDocument | undefined;
 }
 
-/** Remove a document's page with its chunks, keyword rows and vectors (inside the caller's transaction). */
+/**
+ * Remove a document's page with its chunks, keyword rows and vectors (inside the caller's transaction);
+ * what page features keep of it goes with the page row (their tables cascade, see page-features.ts).
+ */
 function deletePageOf(db: Database.Database, documentId: number): void {
   const page = cached(db, `SELECT id FROM pages WHERE document_id = ?`).get(documentId) as { id: number } | undefined;
   if (!page) return;
@@ -108,10 +95,6 @@ function deletePageOf(db: Database.Database, documentId: number): void {
   cached(db, `DELETE FROM chunks WHERE page_id = ?`).run(page.id);
   cached(db, `DELETE FROM sections_fts WHERE rowid IN (SELECT id FROM sections WHERE page_id = ?)`).run(page.id);
   cached(db, `DELETE FROM sections WHERE page_id = ?`).run(page.id);
-  cached(db, `DELETE FROM glossary_keys WHERE entry_id IN (SELECT id FROM glossary_entries WHERE page_id = ?)`).run(page.id);
-  cached(db, `DELETE FROM glossary_entries WHERE page_id = ?`).run(page.id);
-  cached(db, `DELETE FROM page_version_links WHERE page_id = ?`).run(page.id);
-  cached(db, `DELETE FROM page_versions WHERE page_id = ?`).run(page.id);
   cached(db, `DELETE FROM pages WHERE id = ?`).run(page.id);
 }
 
@@ -173,12 +156,18 @@ function sectionRows(p: PreparedPage, sectionIds: number[]): SectionRow[] {
   return [...tokens].map(([index, list]) => [sectionIds[index]!, list.join(' '), p.titleTokens]);
 }
 
-/**
- * Replace whatever the store had for this file with the new page, in one transaction. With
- * `held`, the page's keyword rows are appended there for the caller to write with
- * `writeKeywordRows` before its transaction ends; without, they are written at the end of this call.
- */
-export function writePage(db: Database.Database, p: PreparedPage, held?: HeldRows): void {
+/** How a page is written: the features that keep data of it, and where its keyword rows wait. */
+export interface WriteOptions {
+  /** Page features to write the page to (glossary, versions). Default none. */
+  features?: readonly PageFeature[];
+  /** Keyword rows of the caller's batch: the page's are appended for `writeKeywordRows` before its
+   *  transaction ends. Default none: they are written at the end of this call. */
+  held?: HeldRows;
+}
+
+/** Replace whatever the store had for this file with the new page, in one transaction. */
+export function writePage(db: Database.Database, p: PreparedPage, options: WriteOptions = {}): void {
+  const { features = NO_PAGE_FEATURES, held } = options;
   atomically(db, () => {
     const documentId = upsertDocument(db, { ...p, status: 'indexed', reason: null });
     deletePageOf(db, documentId);
@@ -200,22 +189,10 @@ export function writePage(db: Database.Database, p: PreparedPage, held?: HeldRow
       rows.chunks.push([id, c.tokens, p.titleTokens, p.pathTokens]);
     }
     rows.sections.push(...sectionRows(p, sectionIds));
-    writeGlossary(db, page.id, p.glossary ?? []);
-    writeVersion(db, page.id, p.version ?? pageVersionRecord(doc.metadata, p.relPath, p.title));
+    const source = { relPath: p.relPath, title: p.title, kind: doc.kind, metadata: doc.metadata, text: () => doc.text };
+    for (const feature of features) feature.write(db, page.id, source);
     if (!held) writeKeywordRows(db, rows);
   });
-}
-
-/** The version row of a page and its `supersedes` / `superseded_by` links (kb migration 008). */
-function writeVersion(db: Database.Database, pageId: number, v: PageVersionRecord): void {
-  cached(
-    db,
-    `INSERT INTO page_versions (page_id, label, number, year, effective, expires, has_facts, name_key, title_key, file_key, title_norm)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(pageId, v.label, v.number, v.year, v.effective, v.expires, hasVersionFacts(v) ? 1 : 0, v.nameKey, v.titleKey, v.fileKey, v.titleNorm);
-  const link = cached(db, `INSERT INTO page_version_links (page_id, relation, target) VALUES (?, ?, ?)`);
-  for (const target of v.supersedes) link.run(pageId, 'supersedes', target);
-  for (const target of v.supersededBy) link.run(pageId, 'superseded_by', target);
 }
 
 /** Record that a file could not become a page (dropping any page it had), in one transaction. */

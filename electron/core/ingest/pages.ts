@@ -2,7 +2,7 @@
 import type Database from 'better-sqlite3';
 import { SiftError } from '../../../shared/errors';
 import type { PageDetail, PageSummary } from '../../../shared/models';
-import { DIGEST_FOLDER } from '../digests/paths';
+import { DIGEST_FOLDER } from '../store/page-model';
 
 const SUMMARY = `
   SELECT p.path, p.title, p.kind, d.folder, d.rel_path AS relPath, length(p.text) AS chars,

@@ -7,14 +7,12 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { isGlossaryPage, parseGlossary } from '../glossary/parse';
 import { buildSections, chunkSections } from '../text/chunk';
 import { toIndexText } from '../text/tokenize';
 import { parseFile } from './parse';
 import type { DocumentProblem, PreparedPage } from './page-store';
 import { ParseError, type ParsedDocument } from './types';
 import { isWithin, nonRegularKind, readRegularFile } from './safe-read';
-import { pageVersionRecord } from './versions';
 
 /** One file to prepare. */
 export interface FileJob {
@@ -171,8 +169,6 @@ async function pageOf(job: FileJob, bytes: Buffer, stat: Stat, sha256: string): 
     pathTokens: toIndexText(job.pagePath.slice('wiki/'.length)),
     sections,
     chunks,
-    ...(isGlossaryPage(job.relPath, doc.metadata) ? { glossary: parseGlossary(doc.text, doc.kind) } : {}),
-    version: pageVersionRecord(doc.metadata, job.relPath, title),
   };
 }
 

@@ -15,9 +15,9 @@ import { kindOf } from './parse/kinds';
 import { PAGE_FORMAT, pagePathOf, type FileJob } from './prepare';
 import { scanFolder } from './scan';
 import type { RunCounters } from './status';
-import type { DocumentKind } from './types';
-import { chunksToEmbed, setKeywordOnly, useModel, writeVectors } from './vectors';
-import { DIGEST_FOLDER } from '../digests/paths';
+import type { DocumentKind } from '../store/page-model';
+import { chunksToEmbed, setKeywordOnly, useModel, writeVectors } from '../store/vectors';
+import { DIGEST_FOLDER } from '../store/page-model';
 
 /** Tunables of a run. */
 export interface RunOptions {

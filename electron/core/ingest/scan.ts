@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Ignore } from 'ignore';
 import { SiftError } from '../../../shared/errors';
-import { safeIgnore } from './ignore-rules';
+import { safeIgnore } from '../kb/ignore-rules';
 import { kindOf } from './parse/kinds';
 import { isWithin, nonRegularKind, readRegularFile } from './safe-read';
 

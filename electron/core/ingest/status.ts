@@ -1,9 +1,9 @@
 /** Building the IngestStatus snapshot of a knowledge base from its store and a run's counters. */
 import type Database from 'better-sqlite3';
 import type { FileProblem, IngestStatus } from '../../../shared/models';
-import { NOT_CONFIGURED } from '../embedding';
-import { DIGEST_FOLDER } from '../digests/paths';
-import { chunkCounts, keywordOnlyReason, recordedModel } from './vectors';
+import { NOT_CONFIGURED } from '../embed/embedding';
+import { DIGEST_FOLDER } from '../store/page-model';
+import { chunkCounts, keywordOnlyReason, recordedModel } from '../store/vectors';
 
 /** The counters a run keeps while it works. */
 export interface RunCounters {

@@ -1,30 +1,8 @@
 /**
- * What a parser turns a file into. Offsets are JavaScript string indices (UTF-16 code units) into
- * `text`, the page's canonical text; every span is half-open `[start, end)`.
+ * What a parser turns a file into: the page model's canonical text, headings and PDF pages (see
+ * store/page-model.ts) with the file's title, metadata and encoding.
  */
-
-/** The kinds of file Sift reads. */
-export type DocumentKind = 'markdown' | 'text' | 'code' | 'html' | 'pdf' | 'docx';
-
-/** A heading inside the canonical text. */
-export interface Heading {
-  /** Offset of the heading line's first character. */
-  start: number;
-  /** Offset just after the heading line (before its newline). */
-  end: number;
-  /** 1 for `#`/`<h1>`, up to 6. */
-  level: number;
-  /** The heading's plain text, e.g. `Retry policy`. */
-  text: string;
-}
-
-/** The span of one PDF page inside the canonical text. */
-export interface PageSpan {
-  start: number;
-  end: number;
-  /** 1-based page number. */
-  page: number;
-}
+import type { DocumentKind, Heading, PageSpan } from '../store/page-model';
 
 /** A parsed file: canonical text plus what is needed to say where any offset came from. */
 export interface ParsedDocument {

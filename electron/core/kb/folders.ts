@@ -8,8 +8,8 @@ import path from 'node:path';
 import type { Handlers } from '../../../shared/contract';
 import { SiftError } from '../../../shared/errors';
 import type { Folder } from '../../../shared/models';
-import { now, type CoreContext } from '../context';
-import { globProblem } from '../ingest/ignore-rules';
+import { now, type CoreContext } from '../store/context';
+import { globProblem } from './ignore-rules';
 import { resolveKb } from './knowledge-bases';
 
 interface FolderRow {

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { Handlers } from '../../../shared/contract';
 import { SiftError } from '../../../shared/errors';
 import type { KnowledgeBase } from '../../../shared/models';
-import { now, type CoreContext } from '../context';
+import { now, type CoreContext } from '../store/context';
 
 interface KbRow {
   id: string;

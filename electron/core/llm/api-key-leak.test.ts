@@ -6,8 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { writeTestModel } from '../embed/test-model';
-import { encryptedFileSecrets } from '../secrets';
+import { writeTestModel } from '../embed/testing/test-model';
+import { encryptedFileSecrets } from '../config/secrets';
 import { createSift, type Sift } from '../sift';
 import { startMockOpenAi, type MockOpenAi } from '../testing/openai-mock';
 import { tempDir } from '../testing/temp';

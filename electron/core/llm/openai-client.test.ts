@@ -2,7 +2,7 @@ import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SiftError } from '../../../shared/errors';
 import { startMockOpenAi, type MockOpenAi, type MockOpenAiOptions } from '../testing/openai-mock';
-import { createOpenAiClient, retryAfterMs, toOpenAiMessages, type OpenAiClientOptions } from './openai-client';
+import { createOpenAiClient, toOpenAiMessages, type OpenAiClientOptions } from './openai-client';
 import { ThinkSplitter } from './think-tags';
 import type { LlmChunk, LlmClient } from './types';
 
@@ -197,15 +197,6 @@ describe('OpenAI message shape', () => {
       { role: 'tool', tool_call_id: 'call_1_0', content: 'r1' },
       { role: 'tool', tool_call_id: 'call_1_1', content: 'r2' },
     ]);
-  });
-
-  it.each([
-    [{ 'retry-after': '3' }, 3000],
-    [{ 'retry-after-ms': '250' }, 250],
-    [{ 'retry-after': 'Thu, 01 Jan 2026 00:00:10 GMT' }, 10_000],
-    [{}, null],
-  ])('reads retry-after %j as %s ms', (headers, expected) => {
-    expect(retryAfterMs(new Headers(headers), Date.parse('2026-01-01T00:00:00Z'))).toBe(expected);
   });
 });
 

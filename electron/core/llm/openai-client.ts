@@ -9,6 +9,7 @@ import { SiftError } from '../../../shared/errors';
 import { chatBody, StreamAssembly } from './openai-wire';
 import { positiveMs, RequestLimits } from './request-limits';
 import type { LlmChatRequest, LlmChunk, LlmClient, LlmModel, LlmPing } from './types';
+import { retryAfterMs } from '../base/retry-after';
 
 export { toOpenAiMessages } from './openai-wire';
 
@@ -157,18 +158,6 @@ function httpError(settings: Settings, error: InstanceType<typeof OpenAI.APIErro
 
 function cutMidAnswer(settings: Settings): SiftError {
   return new SiftError('llm_error', `The connection to ${settings.name} was cut mid-answer (${settings.baseUrl}); try again.`);
-}
-
-/** `retry-after-ms`, else `retry-after` as seconds or an HTTP date, in ms; null when absent or unreadable. */
-export function retryAfterMs(headers: Headers | undefined, now = Date.now()): number | null {
-  const ms = Number(headers?.get('retry-after-ms') ?? NaN);
-  if (Number.isFinite(ms) && ms >= 0) return ms;
-  const value = headers?.get('retry-after');
-  if (!value) return null;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  const date = Date.parse(value);
-  return Number.isFinite(date) ? Math.max(0, date - now) : null;
 }
 
 /**

@@ -4,20 +4,26 @@
  */
 import type { Handlers } from '../../../shared/contract';
 import { SiftError } from '../../../shared/errors';
-import type { CoreContext } from '../context';
+import type { CoreContext } from '../store/context';
 import { resolveKb } from '../kb/knowledge-bases';
-import type { LiveConfig } from '../live-config';
-import { resolveApiKey } from '../secrets';
-import type { SettingsStore } from '../settings';
-import { isLoopback, makeClient } from './providers';
+import { resolveApiKey, type SecretStore } from '../config/secrets';
+import type { SettingsStore } from '../config/settings';
+import { isLoopback, makeClient, type ActiveProvider } from './providers';
 
 /** Time limit of "Test connection", ms: a person is waiting for it. */
 const TEST_TIMEOUT_MS = 8000;
 
+/** What the provider operations read of the configuration in force (the facade's LiveConfig). */
+export interface ProviderConfig {
+  readonly secrets: SecretStore;
+  /** The provider that answers in knowledge base `kbId`. Throws SiftError('not_found'). */
+  provider(kbId: string | null): ActiveProvider;
+}
+
 /** Handlers for `providers.*`. */
 export function providerHandlers(
   ctx: CoreContext,
-  live: LiveConfig,
+  live: ProviderConfig,
   settings: SettingsStore,
 ): Pick<Handlers, 'providers.test' | 'providers.setKey' | 'providers.forKb'> {
   return {

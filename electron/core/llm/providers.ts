@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { SiftError } from '../../../shared/errors';
 import { isLoopbackUrl } from '../../../shared/providers';
 import { BUILTIN_PROVIDER, type ProviderSettings, type Settings } from '../../../shared/settings';
-import { resolveApiKey, type SecretStore } from '../secrets';
+import { resolveApiKey, type SecretStore } from '../config/secrets';
 import { createLlmClient } from './ollama-client';
 import { createOpenAiClient } from './openai-client';
 import type { LlmClient } from './types';

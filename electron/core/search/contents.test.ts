@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { contentsLast, isContentsLike } from './contents';
-import { keywordKbForTests } from './test-kb';
+import { keywordKbForTests } from './testing/test-kb';
 
 const leaders = (name: string, page: number): string => `${name} ${'. '.repeat(20)}${page}`;
 const INDEX = ['asn1_parser2array', 'asn1_perror', 'asn1_read_value', 'asn1_write_value'].map((n, i) => leaders(n, 8 + i)).join('\n');

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Evidence, Passage, SearchResult } from '../../../shared/models';
 import { sha256 } from './passages';
-import { makeKb, search, startCore, valueOf, type TestCore } from './test-kb';
+import { makeKb, search, startCore, valueOf, type TestCore } from './testing/test-kb';
 
 const PAGE = `# Operations notes
 

@@ -1,6 +1,6 @@
 /** The search and evidence operations of the contract. */
 import type { Handlers } from '../../../shared/contract';
-import type { CoreContext } from '../context';
+import type { CoreContext } from '../store/context';
 import { resolveKb } from '../kb/knowledge-bases';
 import { getEvidence } from './evidence';
 import { searchKnowledgeBase, type EnhanceProviders, type QueryEmbedder, type SearchOptions } from './search';

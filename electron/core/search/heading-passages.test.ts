@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PageDetail, SearchResult } from '../../../shared/models';
-import { makeKb, openKbFile, search, startCore, valueOf, type TestCore } from './test-kb';
+import { makeKb, openKbFile, search, startCore, valueOf, type TestCore } from './testing/test-kb';
 
 const styles =
   'Style maps decide which paragraph styles become which elements. A style map is a list of rules, one per ' +

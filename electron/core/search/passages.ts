@@ -8,7 +8,7 @@ import type Database from 'better-sqlite3';
 import { fenceAt, fenceMapOf, type FenceMap } from '../../../shared/citations';
 import { SiftError } from '../../../shared/errors';
 import type { Passage, Provenance } from '../../../shared/models';
-import type { Heading, PageSpan } from '../ingest/types';
+import type { Heading, PageSpan } from '../store/page-model';
 import { hasWords, headingPathAt } from '../text/chunk';
 import { focusOf } from './focus';
 import type { FusedHit } from './fusion';

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchResult } from '../../../shared/models';
-import { makeKb, search, startCore, valueOf, type TestCore } from './test-kb';
+import { makeKb, search, startCore, valueOf, type TestCore } from './testing/test-kb';
 
 let core: TestCore;
 beforeAll(async () => {

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchResult } from '../../../shared/models';
-import { makeKb, openKbFile, search, startCore, valueOf, type TestCore } from './test-kb';
+import { makeKb, openKbFile, search, startCore, valueOf, type TestCore } from './testing/test-kb';
 
 const FILES = {
   'gateway.md': '# Gateway\n\nClients see E_CONN_RESET when the api-gateway drops idle connections.\n',

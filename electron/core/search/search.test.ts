@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PageDetail, Passage, SearchResult } from '../../../shared/models';
 import { sha256 } from './passages';
-import { makeKb, search, startCore, valueOf, type SearchArgs, type TestCore } from './test-kb';
+import { makeKb, search, startCore, valueOf, type SearchArgs, type TestCore } from './testing/test-kb';
 
 const lighthouse = (n: number) =>
   `Entry ${n}: the lighthouse keeper climbed the stairs at dusk, lit the lamp and wrote the weather into the log. ` +

@@ -14,7 +14,7 @@
  * second, too long to repeat during an ingest); until then the caller uses sqlite-vec's KNN.
  */
 import type Database from 'better-sqlite3';
-import { chunkCounts } from '../ingest/vectors';
+import { chunkCounts } from '../store/vectors';
 
 /** The in-memory vectors of a knowledge base. */
 export interface VectorIndex {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { removeDocument, writePage, type PreparedPage } from '../ingest/page-store';
-import { useModel, writeVectors } from '../ingest/vectors';
+import { useModel, writeVectors } from '../store/vectors';
 import { kbMigrations } from '../store/migrations/kb';
 import { openDatabase } from '../store/open';
 import { tempDir } from '../testing/temp';

@@ -3,7 +3,7 @@
  * with a key made per cipher, so what one cipher sealed another cannot open.
  */
 import crypto from 'node:crypto';
-import type { Cipher } from '../secrets';
+import type { Cipher } from '../config/secrets';
 
 /** A cipher; `available` false is a system without OS encryption. */
 export function testCipher(available = true): Cipher {

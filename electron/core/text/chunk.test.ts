@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SiftError } from '../../../shared/errors';
-import type { Heading } from '../ingest/types';
+import type { Heading } from '../store/page-model';
 import { buildSections, chunkSections, contentHash, hasWords, headingPathAt, type ChunkOptions, type ChunkSpan, type SectionSpan } from './chunk';
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

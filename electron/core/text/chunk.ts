@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { SiftError } from '../../../shared/errors';
-import type { Heading } from '../ingest/types';
+import type { Heading } from '../store/page-model';
 import { findCut, graphemeBoundary, overlapStart, skipWhitespace, trimEndAt } from './sentences';
 
 /** A parent section: a contiguous span of the text and the headings it sits under. */

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ChatMessage } from '../../../../shared/chat-models';
 import type { SearchDepth } from '../../../../shared/models';
-import { writeTestModel } from '../../embed/test-model';
+import { writeTestModel } from '../../embed/testing/test-model';
 import { createSift, type Sift, type SiftConfig } from '../../sift';
 import { startMockOllama, type MockChatReply, type MockOllama, type MockRequest } from '../../testing/ollama-mock';
 import { startMockOpenAi, type MockOpenAi } from '../../testing/openai-mock';

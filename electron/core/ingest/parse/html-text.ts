@@ -3,7 +3,7 @@
  * boundaries into line breaks or blank lines, and records heading spans as it writes them, so the
  * offsets always match the text it returns.
  */
-import type { Heading } from '../types';
+import type { Heading } from '../../store/page-model';
 
 const CJK = '\\u2e80-\\u9fff\\uf900-\\ufaff\\uff00-\\uffef';
 /** A line break inside running Chinese/Japanese text is layout, not a space (CSS Text 3 segment breaks). */

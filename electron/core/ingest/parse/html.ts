@@ -5,7 +5,7 @@
  */
 import type { AnyNode, Element, Text } from 'domhandler';
 import { DomUtils, ElementType, parseDocument } from 'htmlparser2';
-import type { Heading } from '../types';
+import type { Heading } from '../../store/page-model';
 import { TextWriter } from './html-text';
 
 /** The text of an HTML document with its headings and title. */

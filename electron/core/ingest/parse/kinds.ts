@@ -3,7 +3,7 @@
  * or the whole name for well-known extensionless files) so a folder scan never has to open a file
  * to know whether Sift will read it.
  */
-import type { DocumentKind } from '../types';
+import type { DocumentKind } from '../../store/page-model';
 
 /** What a file name says about its content: the parser to use and, for code, the language. */
 export interface FileKind {

@@ -10,7 +10,8 @@
 import markdownIt, { type Env, type MarkdownIt, type Token } from 'markdown-it';
 import { DomUtils, parseDocument as parseHtml } from 'htmlparser2';
 import { parseDocument } from 'yaml';
-import type { Heading, ParsedDocument } from '../types';
+import type { Heading } from '../../store/page-model';
+import type { ParsedDocument } from '../types';
 
 /** What a Markdown file contributes to a ParsedDocument. */
 export type ParsedMarkdown = Pick<ParsedDocument, 'text' | 'title' | 'metadata' | 'headings'>;

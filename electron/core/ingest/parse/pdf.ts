@@ -3,7 +3,8 @@
  * Node pdf.js always runs its "worker" in the calling thread (there is no `disableWorker` option in
  * v5 any more; it is implied), so parsing a PDF is ordinary async work on the ingest thread.
  */
-import { ParseError, type PageSpan, type ParsedDocument } from '../types';
+import type { PageSpan } from '../../store/page-model';
+import { ParseError, type ParsedDocument } from '../types';
 
 /** What a PDF contributes to a ParsedDocument. */
 export type ParsedPdf = Pick<ParsedDocument, 'text' | 'title' | 'pages'>;

@@ -12,8 +12,8 @@ import { fileURLToPath } from 'node:url';
 import type { OpArgs, OpName, OpResult } from '../../../../shared/contract';
 import { SiftError } from '../../../../shared/errors';
 import type { IngestStatus, PageDetail } from '../../../../shared/models';
-import type { EmbeddingConfig } from '../../embedding';
-import { writeTestModel, type TestModelOptions } from '../../embed/test-model';
+import type { EmbeddingConfig } from '../../embed/embedding';
+import { writeTestModel, type TestModelOptions } from '../../embed/testing/test-model';
 import { createSift, type Sift, type SiftConfig } from '../../sift';
 
 /** Call an operation through the core's `invoke` (arguments validated as a host would send them); throws its error. */

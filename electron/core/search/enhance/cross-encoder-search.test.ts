@@ -6,8 +6,8 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SearchResult } from '../../../../shared/models';
-import { TEST_CROSS_ENCODER_ID, writeTestCrossEncoder } from '../rerank/test-cross-encoder';
-import { makeKb, search, startCore, valueOf, type TestCore } from '../test-kb';
+import { TEST_CROSS_ENCODER_ID, writeTestCrossEncoder } from '../rerank/testing/test-cross-encoder';
+import { makeKb, search, startCore, valueOf, type TestCore } from '../testing/test-kb';
 
 let core: TestCore | null = null;
 afterEach(async () => {

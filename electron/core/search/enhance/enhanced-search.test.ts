@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SearchResult } from '../../../../shared/models';
 import { startMockOllama, type MockChatReply, type MockOllama } from '../../testing/ollama-mock';
-import { makeKb, search, startCore, valueOf, type TestCore } from '../test-kb';
+import { makeKb, search, startCore, valueOf, type TestCore } from '../testing/test-kb';
 
 const FILES = {
   'windows.md': '# Windows setup\n\nRun the MSI installer, then open Sift from the Start menu.\n',

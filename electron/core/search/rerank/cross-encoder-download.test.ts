@@ -10,7 +10,7 @@ import type { ModelProgress } from '../../../../shared/models';
 import { startModelHub } from '../../embed/testing/model-hub';
 import { tempDir } from '../../testing/temp';
 import { createCrossEncoderReranker } from './cross-encoder';
-import { writeTestCrossEncoder } from './test-cross-encoder';
+import { writeTestCrossEncoder } from './testing/test-cross-encoder';
 
 const open: { close(): Promise<void> }[] = [];
 afterEach(async () => {

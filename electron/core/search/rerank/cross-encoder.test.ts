@@ -17,7 +17,7 @@ import {
   type CrossEncoderOptions,
   type CrossEncoderReranker,
 } from './cross-encoder';
-import { TEST_CROSS_ENCODER_ID, writeTestCrossEncoder } from './test-cross-encoder';
+import { TEST_CROSS_ENCODER_ID, writeTestCrossEncoder } from './testing/test-cross-encoder';
 
 const open: { close(): Promise<void> }[] = [];
 afterEach(async () => {

@@ -14,7 +14,7 @@ import type { Settings } from '../../../../shared/settings';
 import { checkBatchSize, inBatches } from '../../embed/embedder';
 import type { BackoffOptions } from '../../embed/load-failure';
 import { checkModelId, type ModelDtype } from '../../embed/model-files';
-import type { ModelsFolder } from '../../embedding';
+import type { ModelsFolder } from '../../embed/embedding';
 import { CrossEncoderModel, type LoadedCrossEncoder } from './cross-encoder-model';
 import type { RerankOutcome, Reranker } from './types';
 

@@ -1,13 +1,11 @@
 import type { Migration } from '../../migrate';
-import { isGlossaryPage, parseGlossary } from '../../../glossary/parse';
-import { writeGlossary } from '../../../glossary/store';
 
 /**
  * Glossary entries (issue #15): one row per entry of a glossary page, with the span of the page's
  * text it occupies (so it is cited like a passage), and one row per normalised key (term and
- * aliases) to look it up. Both go with their page (ON DELETE CASCADE; the page store deletes them
- * explicitly too). Pages already indexed are read here once, from the text the store has, so no
- * knowledge base has to be indexed again for its glossary.
+ * aliases) to look it up. Both go with their page (ON DELETE CASCADE). The tables are filled by the
+ * glossary's page feature (glossary/feature.ts), for pages already stored too: when a knowledge base
+ * is opened, a feature it has not been written to reads the stored pages again (no file is read).
  */
 export const m007: Migration = {
   version: 7,
@@ -31,14 +29,5 @@ export const m007: Migration = {
       ) WITHOUT ROWID;
       CREATE INDEX glossary_keys_by_entry ON glossary_keys(entry_id);
     `);
-    // Only glossary pages' text is read: a big knowledge base's text does not fit in memory at once.
-    const pages = db
-      .prepare(`SELECT p.id, p.kind, p.metadata, d.rel_path AS relPath FROM pages p JOIN documents d ON d.id = p.document_id`)
-      .all() as { id: number; kind: string; metadata: string; relPath: string }[];
-    const textOf = db.prepare(`SELECT text FROM pages WHERE id = ?`).pluck();
-    for (const page of pages) {
-      if (!isGlossaryPage(page.relPath, JSON.parse(page.metadata) as Record<string, unknown>)) continue;
-      writeGlossary(db, page.id, parseGlossary(textOf.get(page.id) as string, page.kind));
-    }
   },
 };

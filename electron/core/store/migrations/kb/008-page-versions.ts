@@ -1,14 +1,12 @@
-import type Database from 'better-sqlite3';
 import type { Migration } from '../../migrate';
-import { hasVersionFacts, pageVersionRecord, type PageVersionRecord } from '../../../ingest/versions';
 
 /**
  * The version facts of every page (issue #15 item 4): the version named by its front matter or file
  * name, the days it is in force, the documents it supersedes or is superseded by (`page_version_links`,
- * looked up by the key a link names), and the keys that group the versions of one document. Ingest
- * writes a row per page (ingest/page-store.ts); statuses (current, superseded, expired) are worked out
- * when read, because they depend on the day and on the other versions. Existing pages are filled in
- * here from what the store already holds (metadata, file name, title), so no page is read again.
+ * looked up by the key a link names), and the keys that group the versions of one document. The
+ * versions page feature (versions/feature.ts) writes a row per page, for pages already stored too (from
+ * their metadata, file name and title, when the knowledge base is opened); statuses (current,
+ * superseded, expired) are worked out when read, because they depend on the day and on the other versions.
  */
 export const m008: Migration = {
   version: 8,
@@ -40,28 +38,5 @@ export const m008: Migration = {
       CREATE INDEX page_version_links_by_target ON page_version_links(target);
       CREATE INDEX page_version_links_by_page ON page_version_links(page_id);
     `);
-    const insert = inserter(db);
-    const pages = db.prepare(
-      `SELECT p.id, p.title, p.metadata, d.rel_path AS relPath FROM pages p JOIN documents d ON d.id = p.document_id`,
-    );
-    for (const row of pages.all() as { id: number; title: string; metadata: string; relPath: string }[]) {
-      insert(row.id, pageVersionRecord(JSON.parse(row.metadata) as Record<string, unknown>, row.relPath, row.title));
-    }
   },
 };
-
-/** Insert the version row and links of one page. (Ingest has its own writer, page-store.ts: a migration keeps
- *  doing what it did when it shipped.) */
-function inserter(db: Database.Database): (pageId: number, v: PageVersionRecord) => void {
-  const row = db.prepare(
-    `INSERT INTO page_versions (page_id, label, number, year, effective, expires, has_facts, name_key, title_key, file_key, title_norm)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const link = db.prepare(`INSERT INTO page_version_links (page_id, relation, target) VALUES (?, ?, ?)`);
-  return (pageId, v) => {
-    const facts = hasVersionFacts(v) ? 1 : 0;
-    row.run(pageId, v.label, v.number, v.year, v.effective, v.expires, facts, v.nameKey, v.titleKey, v.fileKey, v.titleNorm);
-    for (const target of v.supersedes) link.run(pageId, 'supersedes', target);
-    for (const target of v.supersededBy) link.run(pageId, 'superseded_by', target);
-  };
-}

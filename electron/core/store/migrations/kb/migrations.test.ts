@@ -93,21 +93,17 @@ describe('006: section keyword index', () => {
 });
 
 describe('007: glossary entries', () => {
-  it('reads the entries of glossary pages already indexed, keys them, and drops them with their page', () => {
+  it('creates the entry and key tables, which go with their page', () => {
     const db = new Database(path.join(tempDir(), 'kb.sqlite'));
     db.pragma('foreign_keys = ON');
     migrate(db, kbMigrations, 'kb', 6);
-    const glossary = '# Words\n\n**RRF** (倒数排名融合): rank fusion.\n';
-    db.prepare(`INSERT INTO documents (id, folder, rel_path, size, mtime_ms, status, indexed_at) VALUES (?, '/n', ?, 1, 1, 'indexed', 'now')`).run(1, 'docs/术语表.md');
-    db.prepare(`INSERT INTO documents (id, folder, rel_path, size, mtime_ms, status, indexed_at) VALUES (?, '/n', ?, 1, 1, 'indexed', 'now')`).run(2, 'notes.md');
-    const page = db.prepare(`INSERT INTO pages (id, document_id, path, title, kind, text, metadata, title_tokens, path_tokens) VALUES (?, ?, ?, 'T', 'markdown', ?, ?, '', '')`);
-    page.run(1, 1, 'wiki/docs/术语表.md', glossary, '{}');
-    page.run(2, 2, 'wiki/notes.md', '**RRF**: not a glossary page.', '{}');
+    db.prepare(`INSERT INTO documents (id, folder, rel_path, size, mtime_ms, status, indexed_at) VALUES (1, '/n', 'docs/术语表.md', 1, 1, 'indexed', 'now')`).run();
+    db.prepare(`INSERT INTO pages (id, document_id, path, title, kind, text, metadata, title_tokens, path_tokens) VALUES (1, 1, 'wiki/docs/术语表.md', 'T', 'markdown', '**RRF**: fusion.', '{}', '', '')`).run();
     migrate(db, kbMigrations, 'kb', 7);
-    const entries = db.prepare(`SELECT id, page_id AS pageId, term, aliases, definition, start, end FROM glossary_entries`).all() as { id: number; start: number; end: number }[];
-    expect(entries).toEqual([{ id: 1, pageId: 1, term: 'RRF', aliases: '["倒数排名融合"]', definition: 'rank fusion.', start: 9, end: 39 }]);
-    expect(glossary.slice(entries[0]!.start, entries[0]!.end)).toBe('**RRF** (倒数排名融合): rank fusion.');
-    expect(db.prepare(`SELECT key FROM glossary_keys ORDER BY key`).pluck().all()).toEqual(['rrf', '倒数排名融合']);
+    // A migration carries its own SQL only: the entries of stored pages are the glossary feature's to write (feature.test.ts).
+    expect(db.prepare(`SELECT count(*) FROM glossary_entries`).pluck().get()).toBe(0);
+    db.prepare(`INSERT INTO glossary_entries (id, page_id, term, definition, start, end) VALUES (1, 1, 'RRF', 'fusion.', 0, 16)`).run();
+    db.prepare(`INSERT INTO glossary_keys (key, entry_id) VALUES ('rrf', 1)`).run();
     db.prepare(`DELETE FROM pages WHERE id = 1`).run();
     expect(db.prepare(`SELECT count(*) FROM glossary_entries`).pluck().get()).toBe(0);
     expect(db.prepare(`SELECT count(*) FROM glossary_keys`).pluck().get()).toBe(0);
@@ -116,28 +112,26 @@ describe('007: glossary entries', () => {
 });
 
 describe('008: page versions', () => {
-  it('fills in the version facts of the pages already stored, from their metadata, file name and title', () => {
+  it('creates the version and link tables, which go with their page', () => {
     const db = new Database(path.join(tempDir(), 'kb.sqlite'));
+    db.pragma('foreign_keys = ON');
     migrate(db, kbMigrations, 'kb', 7);
     db.exec(`
-      INSERT INTO documents (id, folder, rel_path, size, mtime_ms, status, indexed_at) VALUES
-        (1, '/n', 'hr/travel_policy_v1.md', 1, 1, 'indexed', 'now'),
-        (2, '/n', 'hr/travel-policy.md', 1, 1, 'indexed', 'now'),
-        (3, '/n', 'notes/retry.md', 1, 1, 'indexed', 'now');
+      INSERT INTO documents (id, folder, rel_path, size, mtime_ms, status, indexed_at) VALUES (1, '/n', 'hr/travel_policy_v1.md', 1, 1, 'indexed', 'now');
       INSERT INTO pages (id, document_id, path, title, kind, text, metadata, title_tokens, path_tokens) VALUES
-        (1, 1, 'wiki/hr/travel_policy_v1.md', 'Travel policy', 'markdown', 'x', '{}', '', ''),
-        (2, 2, 'wiki/hr/travel-policy.md', 'Travel policy', 'markdown', 'x',
-           '{"version":"2024版","effective":"2024-01-01","supersedes":["travel_policy_v1.md"]}', '', ''),
-        (3, 3, 'wiki/notes/retry.md', 'Retry', 'markdown', 'x', '{}', '', '');
+        (1, 1, 'wiki/hr/travel_policy_v1.md', 'Travel policy', 'markdown', 'x', '{}', '', '');
     `);
     migrate(db, kbMigrations, 'kb', 8);
-    const rows = db.prepare(`SELECT page_id, label, number, year, effective, expires, has_facts, name_key, title_key FROM page_versions ORDER BY page_id`).raw().all();
-    expect(rows).toEqual([
-      [1, 'v1', '1', null, null, null, 1, 'travel policy', 'travel policy'],
-      [2, '2024版', null, 2024, '2024-01-01', null, 1, 'travel policy', 'travel policy'],
-      [3, null, null, null, null, null, 0, 'retry', 'retry'],
-    ]);
-    expect(db.prepare(`SELECT page_id, relation, target FROM page_version_links`).raw().all()).toEqual([[2, 'supersedes', 'travel policy v1']]);
+    expect(db.prepare(`SELECT count(*) FROM page_versions`).pluck().get()).toBe(0);
+    db.exec(`
+      INSERT INTO page_versions (page_id, label, number, has_facts, name_key, title_key, file_key, title_norm)
+        VALUES (1, 'v1', '1', 1, 'travel policy', 'travel policy', 'travel policy v1', 'travel policy');
+      INSERT INTO page_version_links (page_id, relation, target) VALUES (1, 'superseded_by', 'travel policy');
+    `);
+    expect(() => db.prepare(`INSERT INTO page_version_links (page_id, relation, target) VALUES (1, 'replaces', 'x')`).run()).toThrow(/CHECK/);
+    db.prepare(`DELETE FROM pages WHERE id = 1`).run();
+    expect(db.prepare(`SELECT count(*) FROM page_versions`).pluck().get()).toBe(0);
+    expect(db.prepare(`SELECT count(*) FROM page_version_links`).pluck().get()).toBe(0);
     db.close();
   });
 });

@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { encryptedFileSecrets, keychainCipher, NO_SECRETS, resolveApiKey } from './secrets';
-import { testCipher } from './testing/test-cipher';
-import { tempDir } from './testing/temp';
+import { testCipher } from '../testing/test-cipher';
+import { tempDir } from '../testing/temp';
 
 describe('the encrypted key store', () => {
   it('keeps keys encrypted in an owner-only file and gives them back', () => {
@@ -66,7 +66,7 @@ describe('resolveApiKey', () => {
 
 describe('a provider taken off the list', () => {
   it('takes its stored key with it', async () => {
-    const { createSift } = await import('./sift');
+    const { createSift } = await import('../sift');
     const dataDir = tempDir();
     const secrets = encryptedFileSecrets(path.join(dataDir, 'secrets.json'), testCipher());
     const sift = createSift({ dataDir, secrets });

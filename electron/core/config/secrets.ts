@@ -6,9 +6,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { SiftError } from '../../shared/errors';
-import type { ApiKeyRef } from '../../shared/settings';
-import { PRIVATE_FILE_MODE } from './store/private';
+import { SiftError } from '../../../shared/errors';
+import type { ApiKeyRef } from '../../../shared/settings';
+import { PRIVATE_FILE_MODE } from '../store/private';
 
 /** Keys kept by the host, by provider name. */
 export interface SecretStore {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   compareNumbers, mentionScore, preferVersions, versionMentions, versionStatus,
   type RankedVersion, type VersionMember,
-} from './version-rank';
+} from './rank';
 
 const TODAY = '2026-12-01';
 

@@ -6,11 +6,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startDeadHub, type DeadHub } from './embed/testing/dead-hub';
-import { writeTestModel, TEST_MODEL_ID } from './embed/test-model';
+import { startDeadHub, type DeadHub } from './testing/dead-hub';
+import { writeTestModel, TEST_MODEL_ID } from './testing/test-model';
 import { EmbeddingService, type EmbeddingConfig, type ModelsFolder } from './embedding';
-import { EventBus } from './events';
-import { tempDir } from './testing/temp';
+import { EventBus } from '../base/events';
+import { tempDir } from '../testing/temp';
 
 const open: { close(): Promise<void> }[] = [];
 afterEach(async () => {

@@ -1,7 +1,7 @@
 /** What every feature module of the core shares: the data folder, the app database, the event bus. */
 import type Database from 'better-sqlite3';
-import type { EventBus } from './events';
-import type { KbFiles } from './kb/kb-files';
+import type { EventBus } from '../base/events';
+import type { KbFiles } from './kb-files';
 
 export interface CoreContext {
   dataDir: string;

@@ -6,10 +6,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendRetrievalLog, type RetrievalLogEntry } from '../chat/retrieval-log';
-import { dataPaths } from '../paths';
-import { createSift, type Sift } from '../sift';
-import { tempDir } from '../testing/temp';
+import { appendRetrievalLog, type RetrievalLogEntry } from './chat/retrieval-log';
+import { dataPaths } from './base/paths';
+import { createSift, type Sift } from './sift';
+import { tempDir } from './testing/temp';
 
 const modeOf = (p: string) => fs.statSync(p).mode & 0o777;
 

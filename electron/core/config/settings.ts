@@ -4,10 +4,10 @@
  * parts that depend on it (chat, embedding, indexing) pick it up live.
  */
 import type Database from 'better-sqlite3';
-import { SiftError } from '../../shared/errors';
-import { DEFAULT_SETTINGS, Settings, type SettingsPatch } from '../../shared/settings';
-import type { EventBus } from './events';
-import { formatZodError } from './validate';
+import { SiftError } from '../../../shared/errors';
+import { DEFAULT_SETTINGS, Settings, type SettingsPatch } from '../../../shared/settings';
+import type { EventBus } from '../base/events';
+import { formatZodError } from '../base/validate';
 
 /** Reads and writes settings. */
 export class SettingsStore {
@@ -50,4 +50,18 @@ export class SettingsStore {
     this.events.emit('settings.changed', parsed.data);
     return parsed.data;
   }
+}
+
+/**
+ * An Ollama address as users write it in OLLAMA_HOST (`host`, `host:port` or a URL) turned into a
+ * URL, or undefined when unset. Without a scheme, port 11434 unless one is given, as Ollama's own
+ * tools assume; a full URL is taken as written.
+ */
+export function ollamaHostFromEnv(value: string | undefined): string | undefined {
+  const v = value?.trim();
+  if (!v) return undefined;
+  if (/^https?:\/\//i.test(v)) return new URL(v).origin;
+  const url = new URL(`http://${v}`);
+  if (!url.port) url.port = '11434';
+  return url.origin;
 }

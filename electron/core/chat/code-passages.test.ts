@@ -5,8 +5,8 @@
  * the quote under the answer showed that tail, and the explanation after it in monospace).
  */
 import { describe, expect, it } from 'vitest';
-import { referencesOf } from '../chat/answer-check';
-import { keywordKbForTests } from './test-kb';
+import { referencesOf } from './answer-check';
+import { keywordKbForTests } from '../search/testing/test-kb';
 
 const example = Array.from({ length: 40 }, (_, n) => `  const field${n} = schema.shape.field${n}; // checked`).join('\n');
 

@@ -1,5 +1,5 @@
 /** The core's event bus: typed by the contract, with a catch-all listener for hosts. */
-import type { EventName, EventPayload } from '../../shared/contract';
+import type { EventName, EventPayload } from '../../../shared/contract';
 
 type AnyListener = (event: EventName, payload: unknown) => void;
 

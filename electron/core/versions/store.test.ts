@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Sift } from '../sift';
 import { tempDir } from '../testing/temp';
-import { call, makeKb, openCore, writeFiles } from './testing/fixtures';
+import { call, makeKb, openCore, writeFiles } from '../ingest/testing/fixtures';
 
 const open: Sift[] = [];
 afterEach(async () => {

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { tempDir } from '../testing/temp';
+import { tempDir } from '../../testing/temp';
 import { TEST_MODEL_ID, writeTestModel } from './test-model';
 import { SPECIAL_TOKENS, commonChineseCharacters, testModelVocabulary } from './test-model-vocab';
 

@@ -3,8 +3,8 @@
  * the real Markdown parser, so what is checked is what ingest stores.
  */
 import { describe, expect, it } from 'vitest';
-import { parseMarkdown } from '../ingest/parse/markdown';
-import { buildSections, chunkSections, hasWords, type ChunkSpan } from './chunk';
+import { parseMarkdown } from './parse/markdown';
+import { buildSections, chunkSections, hasWords, type ChunkSpan } from '../text/chunk';
 
 function chunked(source: string): { text: string; chunks: ChunkSpan[]; paths: string[][] } {
   const { text, headings } = parseMarkdown(source);

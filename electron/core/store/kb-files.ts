@@ -4,16 +4,26 @@
  */
 import fs from 'node:fs';
 import type Database from 'better-sqlite3';
-import { dataPaths } from '../paths';
-import { openDatabase } from '../store/open';
-import { kbMigrations } from '../store/migrations/kb';
+import { dataPaths } from '../base/paths';
+import { openDatabase } from './open';
+import { kbMigrations } from './migrations/kb';
+
+/** Options of {@link KbFiles}. */
+export interface KbFilesOptions {
+  /** Run on every file when it is opened, after its migrations (the facade brings page features up to date).
+   *  Default nothing. */
+  onOpen?: (db: Database.Database) => void;
+}
 
 /** Opens, caches and deletes knowledge-base database files. */
 export class KbFiles {
   private readonly open = new Map<string, Database.Database>();
   private readonly paths: ReturnType<typeof dataPaths>;
 
-  constructor(dataDir: string) {
+  constructor(
+    dataDir: string,
+    private readonly options: KbFilesOptions = {},
+  ) {
     this.paths = dataPaths(dataDir);
   }
 
@@ -28,6 +38,12 @@ export class KbFiles {
     if (!db) {
       db = openDatabase(this.file(id), kbMigrations, `the index of knowledge base ${id}`, { vectors: true });
       db.prepare(`INSERT OR IGNORE INTO kb_meta (key, value) VALUES ('kb_id', ?)`).run(id);
+      try {
+        this.options.onOpen?.(db);
+      } catch (err) {
+        db.close();
+        throw err;
+      }
       this.open.set(id, db);
     }
     return db;

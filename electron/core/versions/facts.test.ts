@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hasVersionFacts, linkKey, parseDay, splitVersion, versionFacts, versionKeys } from './versions';
+import { hasVersionFacts, linkKey, parseDay, splitVersion, versionFacts, versionKeys } from './facts';
 
 describe('splitVersion: the version part a file name ends with', () => {
   it.each([

@@ -4,9 +4,9 @@
  * on keyword-only and search says why instead of failing.
  */
 import path from 'node:path';
-import type { EventBus } from './events';
-import type { Embedder } from './embed/embedder';
-import { createOllamaEmbedder } from './embed/ollama';
+import type { EventBus } from '../base/events';
+import type { Embedder } from './embedder';
+import { createOllamaEmbedder } from './ollama';
 import {
   forgetLoadFailure,
   readLoadFailure,
@@ -14,9 +14,9 @@ import {
   writeLoadFailure,
   type BackoffOptions,
   type LoadFailure,
-} from './embed/load-failure';
-import { createOpenAiEmbedder } from './embed/openai';
-import { createTransformersEmbedder, transformersModelOnDisk } from './embed/transformers';
+} from './load-failure';
+import { createOpenAiEmbedder } from './openai';
+import { createTransformersEmbedder, transformersModelOnDisk } from './transformers';
 
 /** Which embedding model to use. */
 export type EmbeddingConfig =

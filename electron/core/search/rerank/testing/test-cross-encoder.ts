@@ -15,8 +15,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import onnxProto from 'onnx-proto';
 import type { onnx as Onnx } from 'onnx-proto';
-import { bytesOf, tensorInput, tokenizerConfig, tokenizerJson } from '../../embed/test-model';
-import { SPECIAL_TOKENS, testModelVocabulary } from '../../embed/test-model-vocab';
+import { bytesOf, tensorInput, tokenizerConfig, tokenizerJson } from '../../../embed/testing/test-model';
+import { SPECIAL_TOKENS, testModelVocabulary } from '../../../embed/testing/test-model-vocab';
 
 // onnx-proto is CommonJS: its namespace comes through the default export under ESM.
 const { onnx } = onnxProto;

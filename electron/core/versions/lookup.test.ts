@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManifestRow, Passage, SearchResult } from '../../../shared/models';
-import { VERSION_DOCS } from './testing/version-docs';
-import { makeKb, openKbFile, search, startCore, valueOf, type TestCore } from './test-kb';
-import { pageVersions } from './versions';
+import { VERSION_DOCS } from '../search/testing/version-docs';
+import { makeKb, openKbFile, search, startCore, valueOf, type TestCore } from '../search/testing/test-kb';
+import { pageVersions } from './lookup';
 
 let core: TestCore;
 let kb: string;

@@ -7,8 +7,8 @@
  */
 import type Database from 'better-sqlite3';
 import type { Passage, PassageVersion } from '../../../shared/models';
-import { cached } from '../ingest/page-store';
-import { versionStatus, type RankedVersion, type VersionMember } from './version-rank';
+import { cached } from '../store/statements';
+import { versionStatus, type RankedVersion, type VersionMember } from './rank';
 
 /** A page's version as search uses it: what a Passage shows, plus what ranking needs. */
 export type PageVersion = PassageVersion & RankedVersion;

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_SETTINGS } from '../../shared/settings';
-import { ollamaHostFromEnv } from './live-config';
-import { createSift, type Sift } from './sift';
-import { tempDir } from './testing/temp';
+import { DEFAULT_SETTINGS } from '../../../shared/settings';
+import { ollamaHostFromEnv } from './settings';
+import { createSift, type Sift } from '../sift';
+import { tempDir } from '../testing/temp';
 
 let sift: Sift | null = null;
 afterEach(async () => {

@@ -8,12 +8,12 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect } from 'vitest';
-import type { Result } from '../../../shared/errors';
-import type { SearchResult } from '../../../shared/models';
-import { writeTestModel } from '../embed/test-model';
-import { dataPaths } from '../paths';
-import { createSift, type Sift, type SiftConfig } from '../sift';
-import type { SearchOptions } from './search';
+import type { Result } from '../../../../shared/errors';
+import type { SearchResult } from '../../../../shared/models';
+import { writeTestModel } from '../../embed/testing/test-model';
+import { dataPaths } from '../../base/paths';
+import { createSift, type Sift, type SiftConfig } from '../../sift';
+import type { SearchOptions } from '../search';
 
 /** A running core and the temporary folder holding its data, its model and its knowledge bases' files. */
 export interface TestCore {

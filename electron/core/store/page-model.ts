@@ -1,0 +1,35 @@
+/**
+ * The page model: what a knowledge base's file holds for every page, as the layers above read and
+ * write it. A page is a file's canonical text; headings and PDF pages are spans of that text.
+ * Offsets are JavaScript string indices (UTF-16 code units) into the text; every span is half-open
+ * `[start, end)`. Parsers (ingest) produce it, chunking (text) cuts it, search quotes it.
+ */
+
+/** The kinds of file Sift reads (`pages.kind`). */
+export type DocumentKind = 'markdown' | 'text' | 'code' | 'html' | 'pdf' | 'docx';
+
+/** A heading inside the canonical text. */
+export interface Heading {
+  /** Offset of the heading line's first character. */
+  start: number;
+  /** Offset just after the heading line (before its newline). */
+  end: number;
+  /** 1 for `#`/`<h1>`, up to 6. */
+  level: number;
+  /** The heading's plain text, e.g. `Retry policy`. */
+  text: string;
+}
+
+/** The span of one PDF page inside the canonical text. */
+export interface PageSpan {
+  start: number;
+  end: number;
+  /** 1-based page number. */
+  page: number;
+}
+
+/**
+ * The `documents.folder` of the pages Sift writes itself (page digests): not an absolute path, so it
+ * never names a folder on disk. Indexing leaves these documents alone; listings mark them generated.
+ */
+export const DIGEST_FOLDER = 'sift:digests';
