@@ -312,7 +312,11 @@ export const SearchResult = z.object({
    * nowhere in the knowledge base as typed: any passages matched only parts of them.
    */
   noExactMatch: z.array(z.string()),
-  timings: z.object({ totalMs: z.number(), embedMs: z.number().nullable(), keywordMs: z.number().nullable(), vectorMs: z.number().nullable(), fuseMs: z.number() }),
+  timings: z.object({
+    totalMs: z.number(), embedMs: z.number().nullable(), keywordMs: z.number().nullable(), vectorMs: z.number().nullable(), fuseMs: z.number(),
+    /** SQL statements the search ran: in all, in the keyword and vector stages, and the rest (references, fusion, passages). */
+    statements: z.object({ total: z.number().int(), keyword: z.number().int(), vector: z.number().int(), other: z.number().int() }),
+  }),
   /** Stage figures of the LLM enhancements; absent when none was asked for. */
   enhance: SearchEnhancement.optional(),
 });

@@ -18,7 +18,7 @@ describe('formatResults', () => {
         passage('wiki/retry.md'),
       ],
       mode: 'keyword', keywordOnlyReason: null, missingRefs: [], rejectedRefs: [], noExactMatch: [],
-      timings: { totalMs: 1, embedMs: null, keywordMs: 1, vectorMs: null, fuseMs: 0 },
+      timings: { totalMs: 1, embedMs: null, keywordMs: 1, vectorMs: null, fuseMs: 0, statements: { total: 9, keyword: 6, vector: 0, other: 3 } },
     };
     const heads = formatResults(result).split('\n').filter((l) => l.startsWith('['));
     expect(heads).toEqual([

@@ -9,6 +9,7 @@ import { fenceAt, fenceMapOf, type FenceMap } from '../../../shared/citations';
 import { SiftError } from '../../../shared/errors';
 import type { Passage, Provenance } from '../../../shared/models';
 import type { Heading, PageSpan } from '../store/page-model';
+import { cached } from '../store/statements';
 import { hasWords, headingPathAt } from '../text/chunk';
 import { focusOf } from './focus';
 import type { FusedHit } from './fusion';
@@ -47,21 +48,18 @@ function toInfo(row: PageRow): PageInfo {
 
 const PAGE_COLUMNS = `id, path, title, kind, text, headings, pdf_pages, title_tokens`;
 
-/** Load pages by id (each once). */
+/** Load pages by id (each once), in one statement. */
 export function loadPages(db: Database.Database, ids: Iterable<number>): Map<number, PageInfo> {
-  const get = db.prepare(`SELECT ${PAGE_COLUMNS} FROM pages WHERE id = ?`);
-  const out = new Map<number, PageInfo>();
-  for (const id of ids) {
-    if (out.has(id)) continue;
-    const row = get.get(id) as PageRow | undefined;
-    if (row) out.set(id, toInfo(row));
-  }
-  return out;
+  const wanted = [...new Set(ids)];
+  if (wanted.length === 0) return new Map();
+  const sql = `SELECT ${PAGE_COLUMNS} FROM pages WHERE id IN (SELECT value FROM json_each(?))`;
+  const rows = cached(db, sql).all(JSON.stringify(wanted)) as PageRow[];
+  return new Map(rows.map((row) => [row.id, toInfo(row)]));
 }
 
 /** A page by its `wiki/…` path, or null. */
 export function pageByPath(db: Database.Database, path: string): PageInfo | null {
-  const row = db.prepare(`SELECT ${PAGE_COLUMNS} FROM pages WHERE path = ?`).get(path) as PageRow | undefined;
+  const row = cached(db, `SELECT ${PAGE_COLUMNS} FROM pages WHERE path = ?`).get(path) as PageRow | undefined;
   return row ? toInfo(row) : null;
 }
 

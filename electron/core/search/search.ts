@@ -14,14 +14,15 @@ import { contentsLast } from './contents';
 import { fuseProbeLists, probesOf, type ProbeFusedHit } from './enhance/fuse';
 import type { EnhanceAsk } from './enhance/plan';
 import type { HistoryTurn } from './enhance/rewrite';
-import { rerankCandidates, writeProbes, type EnhanceProviders, type Probes } from './enhance/run';
+import { RERANK_CANDIDATES, rerankCandidates, writeProbes, type EnhanceProviders, type Probes } from './enhance/run';
 import { reciprocalRankFusion } from './fusion';
 import { keywordTerms, matchesTitle, type KeywordTerms } from './keyword';
 import { buildPassage, isHeadingOnly, pageByPath, withFocus, type PageInfo } from './passages';
 import { NO_RANKING_FEATURES, type RankingFeature } from './ranking-features';
 import { pagesInScope, type SearchScope } from './scope';
+import { cached, statementsRun } from '../store/statements';
 import {
-  candidateSpans, ms, openingSpan, probeLists, resolveMode, runStages,
+  candidateSpans, ms, noStages, openingSpan, probeLists, resolveMode, runStages,
   type CandidateSpan, type QueryEmbedder, type ResolvedMode, type StageOptions, type StageTimings,
 } from './stages';
 
@@ -73,20 +74,23 @@ export async function searchKnowledgeBase(
   providers?: EnhanceProviders,
 ): Promise<SearchResult> {
   const t0 = performance.now();
+  const sql0 = statementsRun(db);
   const refs = parseWikiRefs([req.query, ...(req.refs ?? []).map((r) => `[[${r}]]`)].join(' '));
   const referenced = refs.refs.map((path) => ({ path, page: pageByPath(db, path) }));
   const missing = referenced.filter((r) => !r.page).map((r) => r.path);
   const scope = pagesInScope(db, req.scope);
-  if (!hasChunks(db) || (scope && scope.length === 0)) return emptyResult(req.mode, refs, missing, t0);
+  if (!hasChunks(db) || (scope && scope.length === 0)) return emptyResult(req.mode, refs, missing, t0, statementsRun(db) - sql0);
   const run = await resolveMode(db, req.mode, embedder);
   const ctx = searchContext(db, req, options, refs.text.trim(), scope, run);
 
   const t1 = performance.now();
   const explicit = await referencedPassages(ctx, referenced.flatMap((r) => r.page ?? []));
-  const found = ctx.text ? await foundPassages(ctx, explicit, providers) : null;
-  const passages = topK(explicit, found?.passages ?? [], Math.max(req.topK, referenced.length));
-  const timings = found?.timings ?? { keywordMs: null, embedMs: null, vectorMs: null };
+  const count = Math.max(req.topK, referenced.length);
+  const found = ctx.text ? await foundPassages(ctx, explicit, Math.max(0, count - explicit.length), providers) : null;
+  const passages = topK(explicit, found?.passages ?? [], count);
+  const { keywordStatements: keyword, vectorStatements: vector, ...timings } = found?.timings ?? noStages();
   const stagesMs = (timings.keywordMs ?? 0) + (timings.embedMs ?? 0) + (timings.vectorMs ?? 0);
+  const total = statementsRun(db) - sql0;
   return {
     passages,
     mode: run.mode,
@@ -94,20 +98,26 @@ export async function searchKnowledgeBase(
     missingRefs: missing,
     rejectedRefs: refs.rejected,
     noExactMatch: ctx.text ? ctx.terms().noExactMatch : [],
-    timings: { totalMs: ms(t0), ...timings, fuseMs: ms(t1) - stagesMs },
+    timings: {
+      totalMs: ms(t0), ...timings, fuseMs: ms(t1) - stagesMs,
+      statements: { total, keyword, vector, other: total - keyword - vector },
+    },
     ...(found?.probes.enhanced ? { enhance: found.probes.report } : {}),
   };
 }
 
 function hasChunks(db: Database.Database): boolean {
-  return db.prepare(`SELECT 1 FROM chunks LIMIT 1`).get() !== undefined;
+  return cached(db, `SELECT 1 FROM chunks LIMIT 1`).get() !== undefined;
 }
 
-function emptyResult(asked: SearchMode, refs: WikiRefs, missing: string[], t0: number): SearchResult {
+function emptyResult(asked: SearchMode, refs: WikiRefs, missing: string[], t0: number, statements: number): SearchResult {
   return {
     passages: [], mode: asked === 'vector' ? 'vector' : 'hybrid', keywordOnlyReason: null, missingRefs: missing,
     rejectedRefs: refs.rejected, noExactMatch: [],
-    timings: { totalMs: ms(t0), embedMs: null, keywordMs: null, vectorMs: null, fuseMs: 0 },
+    timings: {
+      totalMs: ms(t0), embedMs: null, keywordMs: null, vectorMs: null, fuseMs: 0,
+      statements: { total: statements, keyword: 0, vector: 0, other: statements },
+    },
   };
 }
 
@@ -157,10 +167,12 @@ interface Found {
 
 /**
  * Steps 2–7 — the query's own passages: its probes, their stages, one fusion into candidate spans,
- * the ranking features' order, passages built and focused (none overlapping an explicit one),
- * table-of-contents passages last, and the rerank when the search is enhanced.
+ * the ranking features' order, spans that can be passages (none a bare heading, none overlapping an
+ * explicit passage or a better span), table-of-contents spans last, then passages built and focused
+ * for the `count` that can be returned (the reranker's candidates when the search is enhanced), and
+ * the rerank.
  */
-async function foundPassages(ctx: SearchContext, explicit: Passage[], providers?: EnhanceProviders): Promise<Found> {
+async function foundPassages(ctx: SearchContext, explicit: Passage[], count: number, providers?: EnhanceProviders): Promise<Found> {
   const { mode, reason, embedder } = ctx.run;
   const probes = await writeProbes(ctx.text, ctx.req, { mode, keywordOnlyReason: reason, embedder }, providers);
   const query = probes.probes[0]!.text;
@@ -168,11 +180,11 @@ async function foundPassages(ctx: SearchContext, explicit: Passage[], providers?
   const vectors = lists.some((l) => l.stage === 'vector');
   const spans = candidateSpans(ctx.db, fuseProbeLists(lists), vectors, ctx.req.topK, ctx.options);
   const ranking = rankingOf(ctx, spans.map((s) => s.page.id));
+  const usable = contentsLast(usableSpans(ranking.order(spans, query), explicit));
   const focusTerms = query === ctx.text ? ctx.terms().terms : keywordTerms(ctx.db, query).terms;
-  const how = { query, focusTerms, label: ranking.label, explicit, probes };
-  const candidates = passagesOf(ranking.order(spans, query), how);
-  const ordered = contentsLast(candidates);
-  const passages = probes.enhanced ? await rerankCandidates(query, ordered, probes, providers) : ordered;
+  const how = { query, focusTerms, label: ranking.label, probes };
+  const built = usable.slice(0, probes.enhanced ? Math.max(count, RERANK_CANDIDATES) : count).map((s) => passageOf(s, how));
+  const passages = probes.enhanced ? await rerankCandidates(query, built, probes, providers) : built;
   return { passages, probes, timings };
 }
 
@@ -187,32 +199,40 @@ function rankingOf(ctx: SearchContext, pageIds: number[]) {
   };
 }
 
-const overlaps = (a: Passage, b: Passage) => a.pagePath === b.pagePath && a.start < b.end && b.start < a.end;
+type Span = { pagePath: string; start: number; end: number };
+const overlaps = (a: Span, b: Span) => a.pagePath === b.pagePath && a.start < b.end && b.start < a.end;
 
-/**
- * Passages of ranked spans: a span that is only a heading is left out; the hit reason is `title` when
- * a query term is in the page's title; each is shown from its words on the query and labelled; one
- * that overlaps an explicit passage or an earlier candidate is dropped.
- */
+/** A candidate span with its text, as contentsLast reads it. */
+type TextSpan = CandidateSpan<ProbeFusedHit> & { pagePath: string; text: string };
+
+/** Spans that can be passages, in order: a span that is only a heading is left out, and so is one that
+ *  overlaps an explicit passage or an earlier span. */
+function usableSpans(spans: CandidateSpan<ProbeFusedHit>[], explicit: Passage[]): TextSpan[] {
+  const out: TextSpan[] = [];
+  for (const s of spans) {
+    if (isHeadingOnly(s.page, s.start, s.end)) continue;
+    const span = { ...s, pagePath: s.page.path, text: s.page.text.slice(s.start, s.end) };
+    if (explicit.some((q) => overlaps(span, q)) || out.some((q) => overlaps(span, q))) continue;
+    out.push(span);
+  }
+  return out;
+}
+
+/** How found passages are made. */
 interface PassageMaking {
   query: string;
   focusTerms: string[];
   label: (p: Passage, pageId: number) => Passage;
-  explicit: Passage[];
   probes: Probes;
 }
 
-function passagesOf(spans: CandidateSpan<ProbeFusedHit>[], how: PassageMaking): Passage[] {
-  const out: Passage[] = [];
-  for (const s of spans) {
-    if (isHeadingOnly(s.page, s.start, s.end)) continue;
-    const hitReason = matchesTitle(how.query, s.page.titleTokens) ? 'title' : 'body';
-    const found = withFocus(buildPassage(s.page, s.start, s.end, s.hits, hitReason), s.page, how.focusTerms);
-    const p = how.label(found, s.page.id);
-    if (how.explicit.some((q) => overlaps(p, q)) || out.some((q) => overlaps(p, q))) continue;
-    out.push(how.probes.enhanced ? { ...p, probes: probesOf(s.hits) } : p);
-  }
-  return out;
+/** The passage of a span: hit reason `title` when a query term is in the page's title, shown from its
+ *  words on the query, labelled by the ranking features. */
+function passageOf(s: TextSpan, how: PassageMaking): Passage {
+  const hitReason = matchesTitle(how.query, s.page.titleTokens) ? 'title' : 'body';
+  const found = withFocus(buildPassage(s.page, s.start, s.end, s.hits, hitReason), s.page, how.focusTerms);
+  const p = how.label(found, s.page.id);
+  return how.probes.enhanced ? { ...p, probes: probesOf(s.hits) } : p;
 }
 
 /** Step 8 — the explicit passages, then the found ones until there are `count`. */

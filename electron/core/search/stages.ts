@@ -8,6 +8,7 @@ import type Database from 'better-sqlite3';
 import { SiftError } from '../../../shared/errors';
 import type { SearchMode } from '../../../shared/models';
 import type { Embedder } from '../embed/embedder';
+import { cached, statementsRun } from '../store/statements';
 import { recordedModel } from '../store/vectors';
 import { maximalMarginalRelevance, mergeAdjacent, type ChunkPlace, type FusedHit, type StageHit } from './fusion';
 import { keywordSearch } from './keyword';
@@ -57,11 +58,18 @@ export async function resolveMode(
   return { mode: 'keyword', embedder: null, reason };
 }
 
-/** Time spent in each stage, ms (null: the stage did not run). */
+/** Time spent in each stage, ms (null: the stage did not run), and the SQL statements each ran. */
 export interface StageTimings {
   keywordMs: number | null;
   embedMs: number | null;
   vectorMs: number | null;
+  keywordStatements: number;
+  vectorStatements: number;
+}
+
+/** Stage timings of a search that ran no stage. */
+export function noStages(): StageTimings {
+  return { keywordMs: null, embedMs: null, vectorMs: null, keywordStatements: 0, vectorStatements: 0 };
 }
 
 /** Both stages' hits for one query. */
@@ -83,6 +91,8 @@ export async function runStages(
   const queryVector = run.embedder ? run.embedder.embedQuery(query) : null;
   let keyword: StageHit[] | null = null;
   let keywordMs: number | null = null;
+  let sql = statementsRun(db);
+  let keywordStatements = 0;
   if (run.mode !== 'vector') {
     try {
       keyword = keywordSearch(db, query, limit, pageIds);
@@ -90,10 +100,12 @@ export async function runStages(
       throw new SiftError('search_failed', `keyword search failed: ${(err as Error).message}`);
     }
     keywordMs = ms(t);
+    keywordStatements = statementsRun(db) - sql;
   }
   let vector: StageHit[] | null = null;
   let embedMs: number | null = null;
   let vectorMs: number | null = null;
+  let vectorStatements = 0;
   if (queryVector) {
     t = performance.now();
     let q: Float32Array;
@@ -104,14 +116,16 @@ export async function runStages(
     }
     embedMs = ms(t);
     t = performance.now();
+    sql = statementsRun(db);
     try {
       vector = vectorSearch(db, q, limit, pageIds, options);
     } catch (err) {
       throw new SiftError('search_failed', `vector search failed: ${(err as Error).message}`);
     }
     vectorMs = ms(t);
+    vectorStatements = statementsRun(db) - sql;
   }
-  return { keyword, vector, keywordMs, embedMs, vectorMs };
+  return { keyword, vector, keywordMs, embedMs, vectorMs, keywordStatements, vectorStatements };
 }
 
 /** Each probe's stage lists inside `scope` (a HyDE probe: its passage's vector only), with the stage times summed. */
@@ -123,16 +137,18 @@ export async function probeLists(
   options: StageOptions,
 ): Promise<{ lists: ProbeList[]; timings: StageTimings }> {
   const lists: ProbeList[] = [];
-  const timings: StageTimings = { keywordMs: null, embedMs: null, vectorMs: null };
-  const add = (key: keyof StageTimings, value: number | null) => {
+  const timings = noStages();
+  const add = (key: 'keywordMs' | 'embedMs' | 'vectorMs', value: number | null) => {
     if (value !== null) timings[key] = (timings[key] ?? 0) + value;
   };
   for (const [probe, p] of probes.entries()) {
     if (p.kind === 'hyde') {
       const t = performance.now();
+      const sql = statementsRun(db);
       const hits = vectorSearch(db, p.vector!, options.stageLimit ?? 50, scope, options);
       lists.push({ probe, stage: 'vector', hits });
       add('vectorMs', ms(t));
+      timings.vectorStatements += statementsRun(db) - sql;
       continue;
     }
     const s = await runStages(db, p.text, run, scope, options);
@@ -141,6 +157,8 @@ export async function probeLists(
     add('keywordMs', s.keywordMs);
     add('embedMs', s.embedMs);
     add('vectorMs', s.vectorMs);
+    timings.keywordStatements += s.keywordStatements;
+    timings.vectorStatements += s.vectorStatements;
   }
   return { lists, timings };
 }
@@ -153,14 +171,11 @@ export interface CandidateSpan<H extends FusedHit = FusedHit> {
   hits: H[];
 }
 
+/** Where each of `ids` lies, in one statement. */
 function chunkPlaces(db: Database.Database, ids: number[]): Map<number, ChunkPlace> {
-  const get = db.prepare(`SELECT id AS chunkId, page_id AS pageId, start, end FROM chunks WHERE id = ?`);
-  const out = new Map<number, ChunkPlace>();
-  for (const id of ids) {
-    const row = get.get(id) as ChunkPlace | undefined;
-    if (row) out.set(id, row);
-  }
-  return out;
+  const sql = `SELECT id AS chunkId, page_id AS pageId, start, end FROM chunks WHERE id IN (SELECT value FROM json_each(?))`;
+  const rows = cached(db, sql).all(JSON.stringify(ids)) as ChunkPlace[];
+  return new Map(rows.map((row) => [row.chunkId, row]));
 }
 
 /**
@@ -190,5 +205,5 @@ export function candidateSpans<H extends FusedHit>(
 /** The first chunk's span of a page, or null for a page without chunks. */
 export function openingSpan(db: Database.Database, page: PageInfo): { start: number; end: number } | null {
   const sql = `SELECT start, end FROM chunks WHERE page_id = ? ORDER BY idx LIMIT 1`;
-  return (db.prepare(sql).get(page.id) as { start: number; end: number } | undefined) ?? null;
+  return (cached(db, sql).get(page.id) as { start: number; end: number } | undefined) ?? null;
 }

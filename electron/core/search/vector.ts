@@ -8,6 +8,7 @@
  * then throws, so a failed stage is an error and never an empty result in disguise.
  */
 import type Database from 'better-sqlite3';
+import { cached } from '../store/statements';
 import type { StageHit } from './fusion';
 import { allEntries, bestByCodes, currentVectorIndex, nearestByBits, toFloats, type IndexBuild } from './vector-index';
 
@@ -42,12 +43,14 @@ export function cosineDistance(a: Float32Array, b: Float32Array): number {
 export function vectorsOf(db: Database.Database, chunkIds: number[]): Map<number, Float32Array> {
   const out = new Map<number, Float32Array>();
   if (chunkIds.length === 0) return out;
-  const get = db.prepare(`SELECT vector FROM chunk_vectors WHERE chunk_id = ?`).pluck();
-  for (const id of chunkIds) {
-    const blob = get.get(id) as Buffer | undefined;
-    if (blob) out.set(id, toFloats(blob));
-  }
+  for (const { id, vector } of storedVectors(db, chunkIds)) out.set(id, toFloats(vector));
   return out;
+}
+
+/** The stored float vectors of these chunks (those that have one), in one statement. */
+function storedVectors(db: Database.Database, chunkIds: number[]): { id: number; vector: Buffer }[] {
+  const sql = `SELECT chunk_id AS id, vector FROM chunk_vectors WHERE chunk_id IN (SELECT value FROM json_each(?))`;
+  return cached(db, sql).all(JSON.stringify(chunkIds)) as { id: number; vector: Buffer }[];
 }
 
 function rankExactly(query: Float32Array, rows: Iterable<{ id: number; vector: Buffer }>, limit: number): StageHit[] {
@@ -112,7 +115,5 @@ export function vectorSearch(db: Database.Database, query: Float32Array, limit: 
       db.prepare(`SELECT rowid FROM vec_bits WHERE embedding MATCH vec_quantize_binary(?) AND k = ?`).pluck().all(blob, Math.max(limit, KNN_CANDIDATES)) as (number | bigint)[]
     ).map(Number);
   }
-  const get = db.prepare(`SELECT vector FROM chunk_vectors WHERE chunk_id = ?`).pluck();
-  const rows = candidates.map((id) => ({ id, vector: get.get(id) as Buffer }));
-  return rankExactly(query, rows.filter((r) => r.vector), limit);
+  return rankExactly(query, storedVectors(db, candidates), limit);
 }

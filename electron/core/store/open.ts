@@ -8,6 +8,7 @@ import Database from 'better-sqlite3';
 import * as sqliteVec from 'sqlite-vec';
 import { SiftError } from '../../../shared/errors';
 import { migrate, type Migration } from './migrate';
+import { countStatements } from './statements';
 import { createPrivateFile, PRIVATE_DIR_MODE, sqliteFiles, tightenFile } from './private';
 
 /** Options of {@link openDatabase}. */
@@ -45,6 +46,7 @@ export function openDatabase(
     db.pragma('busy_timeout = 5000');
     if (!options.readonly) db.pragma('synchronous = NORMAL');
     if (options.vectors) sqliteVec.load(db);
+    countStatements(db);
     if (!options.readonly) migrate(db, migrations, label);
     if (!options.readonly) sqliteFiles(file).forEach(tightenFile);
     return db;

@@ -33,9 +33,10 @@ interface Row {
 
 type Loaded = VersionMember & { label: string | null; nameKey: string; titleKey: string };
 
-const ROW = `SELECT v.page_id AS pageId, p.path, v.label, v.number, v.year, v.effective, v.expires, v.has_facts AS hasFacts,
-                    v.name_key AS nameKey, v.title_key AS titleKey, v.file_key AS fileKey, v.title_norm AS titleNorm
-             FROM page_versions v JOIN pages p ON p.id = v.page_id WHERE v.page_id = ?`;
+const ROWS = `SELECT v.page_id AS pageId, p.path, v.label, v.number, v.year, v.effective, v.expires, v.has_facts AS hasFacts,
+                     v.name_key AS nameKey, v.title_key AS titleKey, v.file_key AS fileKey, v.title_norm AS titleNorm
+              FROM page_versions v JOIN pages p ON p.id = v.page_id WHERE v.page_id IN (SELECT value FROM json_each(?))`;
+const LINKS = `SELECT page_id, relation, target FROM page_version_links WHERE page_id IN (SELECT value FROM json_each(?))`;
 
 /** `YYYY-MM-DD` of a moment, in UTC. */
 export function dayOf(date: Date): string {
@@ -47,21 +48,19 @@ function hasVersionTables(db: Database.Database): boolean {
   return db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'page_versions'`).get() !== undefined;
 }
 
-/** The version of each of `pageIds` that has one, on `today` (`YYYY-MM-DD`). */
+/** The version of each of `pageIds` that has one, on `today` (`YYYY-MM-DD`); a fixed number of statements. */
 export function pageVersions(db: Database.Database, pageIds: Iterable<number>, today: string): Map<number, PageVersion> {
   const out = new Map<number, PageVersion>();
-  if (!hasVersionTables(db)) return out;
-  const loaded = new Map<number, Loaded | null>();
-  const load = (id: number): Loaded | null => {
-    if (!loaded.has(id)) loaded.set(id, loadRow(db, id));
-    return loaded.get(id)!;
-  };
+  const ids = [...new Set(pageIds)];
+  if (ids.length === 0 || !hasVersionTables(db)) return out;
+  const loaded = loadRows(db, ids);
+  const pages = ids.flatMap((id) => loaded.get(id) ?? []);
+  const siblings = siblingIds(db, pages);
+  loadRows(db, [...new Set([...siblings.values()].flat())].filter((id) => !loaded.has(id)), loaded);
   const groups = new UnionFind();
   const found: { page: Loaded; members: Loaded[] }[] = [];
-  for (const id of new Set(pageIds)) {
-    const page = load(id);
-    if (!page) continue;
-    const members = siblingIds(db, page).flatMap((s) => load(s) ?? []);
+  for (const page of pages) {
+    const members = (siblings.get(page.pageId) ?? []).flatMap((s) => loaded.get(s) ?? []);
     if (!page.hasFacts && !members.some((m) => m.hasFacts && m.pageId !== page.pageId)) continue;
     for (const m of members) groups.union(page.pageId, m.pageId);
     found.push({ page, members });
@@ -76,13 +75,22 @@ export function pageVersions(db: Database.Database, pageIds: Iterable<number>, t
   return out;
 }
 
-function loadRow(db: Database.Database, id: number): Loaded | null {
-  const row = cached(db, ROW).get(id) as Row | undefined;
-  if (!row) return null;
-  const linkRows = cached(db, `SELECT relation, target FROM page_version_links WHERE page_id = ?`).all(id);
-  const links = linkRows as { relation: string; target: string }[];
-  const targets = (relation: string) => links.filter((l) => l.relation === relation).map((l) => l.target);
-  return { ...row, hasFacts: row.hasFacts === 1, supersedes: targets('supersedes'), supersededBy: targets('superseded_by') };
+/** The version rows of `ids` with their links, added to `into` (two statements). */
+function loadRows(db: Database.Database, ids: number[], into = new Map<number, Loaded>()): Map<number, Loaded> {
+  if (ids.length === 0) return into;
+  const json = JSON.stringify(ids);
+  const links = new Map<number, { relation: string; target: string }[]>();
+  for (const [pageId, relation, target] of cached(db, LINKS).raw().all(json) as [number, string, string][]) {
+    const list = links.get(pageId) ?? [];
+    list.push({ relation, target });
+    links.set(pageId, list);
+  }
+  for (const row of cached(db, ROWS).all(json) as Row[]) {
+    const own = links.get(row.pageId) ?? [];
+    const targets = (relation: string) => own.filter((l) => l.relation === relation).map((l) => l.target);
+    into.set(row.pageId, { ...row, hasFacts: row.hasFacts === 1, supersedes: targets('supersedes'), supersededBy: targets('superseded_by') });
+  }
+  return into;
 }
 
 /**
@@ -102,24 +110,54 @@ export function versionedPageIds(db: Database.Database): number[] {
     .all() as number[];
 }
 
-/** Pages that may be other versions of `page`'s document: same keys (pages with facts only), and links both ways. */
-function siblingIds(db: Database.Database, page: Loaded): number[] {
-  const ids = new Set<number>();
-  const add = (list: unknown[]) => list.forEach((id) => ids.add(id as number));
-  const byKey = (column: 'name_key' | 'title_key', key: string) => {
-    const sql = `SELECT page_id FROM page_versions WHERE ${column} = ? AND has_facts = 1 LIMIT ${SIBLINGS_MAX}`;
-    if (key) add(cached(db, sql).pluck().all(key));
+/**
+ * For each page, the pages that may be other versions of its document: same keys (pages with facts
+ * only), and links both ways, at most SIBLINGS_MAX per key; one statement for all the pages.
+ */
+function siblingIds(db: Database.Database, pages: Loaded[]): Map<number, number[]> {
+  // Each wanted key: what to look it up by, and the pages that asked for it.
+  type Ask = { kind: 'name' | 'title' | 'named' | 'naming'; key: string };
+  const asks = new Map<string, { ask: Ask; pages: number[] }>();
+  const want = (page: Loaded, kind: Ask['kind'], key: string) => {
+    if (!key) return;
+    const id = `${kind}\u0000${key}`;
+    const entry = asks.get(id) ?? { ask: { kind, key }, pages: [] };
+    entry.pages.push(page.pageId);
+    asks.set(id, entry);
   };
-  byKey('name_key', page.nameKey);
-  byKey('title_key', page.titleKey);
-  const namedSql = `SELECT page_id FROM page_versions WHERE file_key = ? OR title_norm = ? LIMIT ${SIBLINGS_MAX}`;
-  const named = cached(db, namedSql).pluck();
-  for (const target of [...page.supersedes, ...page.supersededBy]) add(named.all(target, target));
-  const naming = `SELECT DISTINCT page_id FROM page_version_links WHERE target IN (?, ?) LIMIT ${SIBLINGS_MAX}`;
-  add(cached(db, naming).pluck().all(page.fileKey, page.titleNorm));
-  ids.delete(page.pageId);
-  return [...ids];
+  for (const page of pages) {
+    want(page, 'name', page.nameKey);
+    want(page, 'title', page.titleKey);
+    for (const target of [...page.supersedes, ...page.supersededBy]) want(page, 'named', target);
+    want(page, 'naming', page.fileKey);
+    want(page, 'naming', page.titleNorm);
+  }
+  const out = new Map<number, Set<number>>(pages.map((p) => [p.pageId, new Set<number>()]));
+  if (asks.size === 0) return new Map();
+  const keys = (kind: Ask['kind']) => JSON.stringify([...asks.values()].filter((a) => a.ask.kind === kind).map((a) => a.ask.key));
+  const rows = cached(db, SIBLINGS).raw().all({ names: keys('name'), titles: keys('title'), named: keys('named'), naming: keys('naming') });
+  for (const [kind, key, pageId] of rows as [Ask['kind'], string, number][]) {
+    for (const asker of asks.get(`${kind}\u0000${key}`)?.pages ?? []) if (asker !== pageId) out.get(asker)!.add(pageId);
+  }
+  return new Map([...out].map(([id, set]) => [id, [...set]]));
 }
+
+/** Pages sharing a key with the asked ones, SIBLINGS_MAX per key: (kind, key, page id) rows. */
+const SIBLINGS = `
+  SELECT kind, key, page_id FROM (
+    SELECT kind, key, page_id, row_number() OVER (PARTITION BY kind, key ORDER BY page_id) AS n FROM (
+      SELECT 'name' AS kind, name_key AS key, page_id FROM page_versions
+        WHERE name_key IN (SELECT value FROM json_each(@names)) AND has_facts = 1
+      UNION
+      SELECT 'title', title_key, page_id FROM page_versions
+        WHERE title_key IN (SELECT value FROM json_each(@titles)) AND has_facts = 1
+      UNION
+      SELECT 'named', file_key, page_id FROM page_versions WHERE file_key IN (SELECT value FROM json_each(@named))
+      UNION
+      SELECT 'named', title_norm, page_id FROM page_versions WHERE title_norm IN (SELECT value FROM json_each(@named))
+      UNION
+      SELECT 'naming', target, page_id FROM page_version_links WHERE target IN (SELECT value FROM json_each(@naming))))
+  WHERE n <= ${SIBLINGS_MAX}`;
 
 /** Groups of page ids; each group is named by its smallest id. */
 class UnionFind {

@@ -1,0 +1,162 @@
+/**
+ * What the keyword stage searches for: the query's terms through the index's own tokenizer, which
+ * identifiers the knowledge base holds whole, English function words set aside, and which terms are
+ * distinctive enough to choose candidates (the rest only add to their scores). Every figure comes
+ * from term-stats.ts in at most one statement, and whether a hyphenated compound occurs as a phrase
+ * from one more, so a query of any length costs a fixed number of statements.
+ */
+import type Database from 'better-sqlite3';
+import { queryTerms, queryWords, tokenize } from '../text/tokenize';
+import { cached } from '../store/statements';
+import { termStats, type TermStats } from './term-stats';
+
+/** The FTS5 MATCH expression for these terms, and these names in the title and path columns, or null when there are none. */
+export function matchExpression(terms: string[], names: string[] = []): string | null {
+  const quoted = (t: string): string => `"${t.replace(/"/g, '""')}"`;
+  const all = [...terms.map(quoted), ...names.map((n) => `{title path} : ${quoted(n)}`)];
+  return all.length > 0 ? all.join(' OR ') : null;
+}
+
+/** The terms the keyword stage searches for, and the identifiers of the query the knowledge base never holds. */
+export interface KeywordTerms {
+  terms: string[];
+  /**
+   * Hyphenated compounds of the query the knowledge base holds whole (`dotenv-expand`), searched whole
+   * in page titles and paths only: a page named by one is about it, while body text hyphenates freely.
+   */
+  names: string[];
+  /** Identifier-like words (as typed) with no exact occurrence in the knowledge base, e.g. `E_CONN_RESET`. */
+  noExactMatch: string[];
+}
+
+/** Compounds whose phrase is looked up per query, at most (each is a LIMIT 1 search inside one statement). */
+const PHRASE_CHECKS = 8;
+
+/** Of `phrases` (token lists), those no chunk holds in a row, in one statement. */
+function phrasesMissing(db: Database.Database, phrases: string[][]): Set<number> {
+  if (phrases.length === 0) return new Set();
+  const one = `SELECT ? AS k WHERE EXISTS (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH ? LIMIT 1)`;
+  const sql = phrases.map(() => one).join(' UNION ALL ');
+  const params = phrases.flatMap((p, k) => [k, `{tokens} : "${p.join(' ')}"`]);
+  const held = new Set(cached(db, sql).pluck().all(...params) as number[]);
+  return new Set(phrases.map((_, k) => k).filter((k) => !held.has(k)));
+}
+
+/** The last query's terms per connection: a search reads them for its stage and again for its passages. */
+const lastTerms = new WeakMap<Database.Database, { key: string; terms: KeywordTerms }>();
+
+/**
+ * The query's search terms. An identifier is searched as its whole form only when the knowledge
+ * base holds it, so a page with `E_CONN_RESET` is never outranked by pages that merely say "reset";
+ * only when the whole is absent do its parts stand in, and the word is named in `noExactMatch`.
+ * A hyphenated compound is searched as its words (see queryWords), and whole among `names` when the
+ * knowledge base holds it; it is named in `noExactMatch` when no chunk holds its words in a row
+ * (`CVE-2024-3094` on a folder with only CVE-2024-1234).
+ */
+export function keywordTerms(db: Database.Database, query: string): KeywordTerms {
+  const words = queryWords(query);
+  const looked = words.flatMap((w) => [...(w.identifier ? [w.term] : []), ...(w.compound ? [w.compound.term] : [])]);
+  const stats = termStats(db, looked);
+  const key = `${stats.version}\u0000${query}`;
+  const last = lastTerms.get(db);
+  if (last && last.key === key) return last.terms;
+  const terms = new Set<string>();
+  const names = new Set<string>();
+  const missing: { text: string; at: number }[] = [];
+  const compounds = new Map<string, { text: string; phrase: string[]; at: number }>();
+  words.forEach((word, at) => {
+    const held = !word.identifier || stats.df(word.term) > 0;
+    if (held || word.parts.length === 0) terms.add(word.term);
+    if (!held) for (const part of word.parts) terms.add(part);
+    const { compound } = word;
+    if (!compound) {
+      if (!held) missing.push({ text: word.text, at });
+    } else if (!compounds.has(compound.text)) {
+      compounds.set(compound.text, { text: compound.text, phrase: compound.phrase, at });
+      if (stats.df(compound.term) > 0) names.add(compound.term);
+    }
+  });
+  const checked = [...compounds.values()].slice(0, PHRASE_CHECKS);
+  const absent = phrasesMissing(db, checked.map((c) => c.phrase));
+  checked.forEach((c, k) => absent.has(k) && missing.push({ text: c.text, at: c.at }));
+  const noExactMatch = missing.sort((a, b) => a.at - b.at).map((m) => m.text);
+  const result = { terms: [...terms], names: [...names], noExactMatch };
+  lastTerms.set(db, { key, terms: result });
+  return result;
+}
+
+/**
+ * English function words, left out of a query that has other terms. In a small knowledge base
+ * (below COMMON_TERMS_FROM) no term is too common to search, and there a chunk that shares only
+ * "to" with "is E_CONN_RESET safe to retry" outranked the one naming E_CONN_RESET: in six notes the
+ * two are equally rare, and the shorter chunk wins bm25. Words that carry meaning in a question
+ * (not, no, how, why) are kept.
+ */
+export const FUNCTION_WORDS = [
+  'a', 'an', 'the', 'and', 'or', 'but', 'if', 'then', 'than', 'as', 'at', 'by', 'for', 'from', 'in', 'into',
+  'of', 'on', 'onto', 'to', 'with', 'is', 'are', 'was', 'were', 'be', 'been', 'being', 'am', 'do', 'does', 'did',
+  'it', 'its', 'this', 'that', 'these', 'those', 'there', 'their', 'they', 'such', 'will', 'would', 'can',
+  'could', 'should', 'shall', 'may', 'might', 'has', 'have', 'had', 'i', 'we', 'you', 'my', 'our', 'your', 'me',
+  'what', 'which', 'who', 'whom', 'when', 'where',
+  // "safeParse vs parse": a comparison's connector is not what is compared (it matched every "VS Code").
+  'vs', 'versus',
+] as const;
+/** FUNCTION_WORDS as index terms (stemmed as the index stems them, e.g. `does` → `doe`); focus.ts uses them too. */
+export const FUNCTION_TERMS = new Set(FUNCTION_WORDS.flatMap((w) => tokenize(w)));
+
+/** Share of all chunks above which a term is left out of a query that has rarer terms. */
+export const COMMON_TERM_SHARE = 0.25;
+/** Knowledge bases with fewer chunks keep every term: scoring them all is cheap, and in a handful of
+ *  notes a word in a quarter of them can still be the one that matters. */
+export const COMMON_TERMS_FROM = 10_000;
+/**
+ * Share of all chunks above which a term only adds to the scores of chunks that rarer terms of the
+ * query find, in a knowledge base of at least COMMON_TERMS_FROM chunks. Scoring every chunk that
+ * holds a common term is what makes a keyword search slow, and a chunk holding nothing but common
+ * terms of the query does not make the top of the list. SciFact train keyword nDCG@10: all terms
+ * choosing 0.705, above 5 % scoring only 0.705, above 2 % 0.706, above 1 % 0.694 (too few candidates).
+ */
+export const SCORING_ONLY_SHARE = 0.02;
+
+/** The terms of a query as the stage uses them. */
+export interface StageTerms {
+  /** Terms that choose candidate chunks (with the names). */
+  choosing: string[];
+  /** Terms that only add to the scores of the chunks the choosing terms find. */
+  scoring: string[];
+  names: string[];
+}
+
+/**
+ * The query's terms (see keywordTerms) without FUNCTION_WORDS, and without those in more than
+ * COMMON_TERM_SHARE of the chunks of a knowledge base of at least `from` chunks (default
+ * COMMON_TERMS_FROM). A filter that would leave no term is not applied.
+ */
+export function distinctiveTerms(db: Database.Database, query: string, from = COMMON_TERMS_FROM): string[] {
+  const found = keywordTerms(db, query);
+  return distinctive(found.terms, termStats(db, found.terms), from);
+}
+
+function distinctive(all: string[], stats: TermStats, from: number): string[] {
+  const worded = all.filter((t) => !FUNCTION_TERMS.has(t));
+  const terms = worded.length > 0 ? worded : all;
+  if (terms.length < 2 || stats.chunks < from) return terms;
+  const kept = terms.filter((t) => stats.df(t) <= stats.chunks * COMMON_TERM_SHARE);
+  return kept.length > 0 ? kept : terms;
+}
+
+/** The query's distinctive terms split into those that choose candidates and those that only score them. */
+export function stageTerms(db: Database.Database, found: KeywordTerms, from = COMMON_TERMS_FROM): StageTerms {
+  const stats = termStats(db, found.terms);
+  const terms = distinctive(found.terms, stats, from);
+  if (stats.chunks < from) return { choosing: terms, scoring: [], names: found.names };
+  const scoring = terms.filter((t) => stats.df(t) > stats.chunks * SCORING_ONLY_SHARE);
+  if (scoring.length === terms.length) return { choosing: terms, scoring: [], names: found.names };
+  return { choosing: terms.filter((t) => !scoring.includes(t)), scoring, names: found.names };
+}
+
+/** True when a query term occurs in the page's title tokens (the hit reason "title"). */
+export function matchesTitle(query: string, titleTokens: string): boolean {
+  const tokens = new Set(titleTokens.split(' '));
+  return queryTerms(query).some((t) => tokens.has(t));
+}
