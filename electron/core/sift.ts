@@ -139,7 +139,7 @@ export function createSift(config: SiftConfig): Sift {
     settings: () => live.enhance(),
     reranker: (kind: RerankKind, completer: Completer | null) => (kind === 'cross-encoder' ? crossEncoderNow() : defaultRerankers(kind, completer)),
   };
-  const chatDeps = { llm: (kb?: string | null) => live.llm(kb), settings: (kb?: string | null) => live.chat(kb), embedder: () => embedding.get(), searchOptions, turns, enhance };
+  const chatDeps = { llm: (kb?: string | null) => live.llm(kb), settings: (kb?: string | null) => live.chat(kb), embedder: embedding, searchOptions, turns, enhance };
 
   const handlers: Handlers = {
     async 'app.info'() {
@@ -167,7 +167,7 @@ export function createSift(config: SiftConfig): Sift {
       embedding.retry();
       return indexer.start(resolveKb(ctx, kb).id);
     },
-    ...searchHandlers(ctx, () => embedding.get(), searchOptions, enhance),
+    ...searchHandlers(ctx, embedding, searchOptions, enhance),
     ...chatHandlers(ctx, chatDeps),
     ...askHandlers(ctx, chatDeps),
     ...providerHandlers(ctx, live, settings),

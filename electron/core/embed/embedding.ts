@@ -16,7 +16,7 @@ import {
   type LoadFailure,
 } from './load-failure';
 import { createOpenAiEmbedder } from './openai';
-import { createTransformersEmbedder, transformersModelOnDisk } from './transformers';
+import { createTransformersEmbedder, DEFAULT_MODEL_ID, transformersModelOnDisk } from './transformers';
 
 /** Which embedding model to use. */
 export type EmbeddingConfig =
@@ -72,6 +72,8 @@ const FAILURE_FILE = '.load-failure.json';
 /** Lazily creates and keeps the configured embedder; a changed configuration loads the new model. */
 export class EmbeddingService {
   private loading: Promise<Embedder | string> | null = null;
+  /** The embedder of the current load once it has resolved successfully. */
+  private loaded: Embedder | null = null;
   private loadedFor = '';
   private failure: LoadFailure | null = null;
   /** While a background retry runs: the reason callers get meanwhile. */
@@ -101,6 +103,7 @@ export class EmbeddingService {
     if (this.loading && key !== this.loadedFor) {
       const old = this.loading;
       this.loading = null;
+      this.loaded = null;
       this.retrying = null;
       void old.then((e) => (typeof e === 'string' ? undefined : e.close()));
     }
@@ -116,8 +119,34 @@ export class EmbeddingService {
       if (this.loading !== loading) return;
       this.retrying = null;
       if (typeof got === 'string') this.loading = null;
+      else this.loaded = got;
     });
     return failure ? Promise.resolve(failure.reason) : loading;
+  }
+
+  /**
+   * What {@link get} would give without starting or waiting for a load: the embedder once loaded, the
+   * reason when it is already known (no model chosen, a failure still backing off), else null.
+   */
+  known(): Embedder | string | null {
+    const config = this.config();
+    const key = JSON.stringify(config);
+    if (config.provider === 'none') return NOT_CONFIGURED;
+    if (this.loading && key === this.loadedFor) return this.loaded ?? this.retrying;
+    const failure = this.rememberedFailure(config, key);
+    return failure && stillBackingOff(failure, this.now(), this.options) ? failure.reason : null;
+  }
+
+  /**
+   * The id the configured model's embedder will have, as far as it is known before loading: whole for
+   * Ollama and OpenAI-compatible models; for transformers.js its start (`transformers:<model>:`), since
+   * the precision comes from the files found. Null when no model is configured.
+   */
+  configuredId(): { id: string; exact: boolean } | null {
+    const c = this.config();
+    if (c.provider === 'none') return null;
+    if (c.provider === 'ollama' || c.provider === 'openai') return { id: `${c.provider}:${c.model}`, exact: true };
+    return { id: `transformers:${c.modelId ?? DEFAULT_MODEL_ID}:`, exact: false };
   }
 
   /**
@@ -139,6 +168,7 @@ export class EmbeddingService {
   async close(): Promise<void> {
     const current = await this.loading;
     this.loading = null;
+    this.loaded = null;
     if (current && typeof current !== 'string') await current.close();
   }
 

@@ -25,8 +25,18 @@ export interface StageOptions extends VectorOptions {
   lambda?: number;
 }
 
-/** The query vector's model, or the reason there is none. */
-export type QueryEmbedder = () => Promise<Embedder | string>;
+/** The query's embedding model as the search sees it (the core's EmbeddingService has this shape). */
+export interface QueryModel {
+  /** The embedder, loading it if need be, or the reason there is none. */
+  get(): Promise<Embedder | string>;
+  /** The embedder or the reason when known without loading, else null. Default: never known. */
+  known?(): Embedder | string | null;
+  /** The id the configured model will have (`exact` false: only its start is known), or null for none. */
+  configuredId?(): { id: string; exact: boolean } | null;
+}
+
+/** The query vector's model: a QueryModel, or just the function that gets it. */
+export type QueryEmbedder = (() => Promise<Embedder | string>) | QueryModel;
 
 /** Milliseconds since `t0`, to two decimals. */
 export const ms = (t0: number) => Math.round((performance.now() - t0) * 100) / 100;
@@ -38,22 +48,42 @@ export interface ResolvedMode {
   reason: string | null;
 }
 
-/** Decide the mode that can run: hybrid/vector need a model whose vectors this knowledge base holds. */
+/**
+ * Decide the mode that can run: hybrid/vector need a model whose vectors this knowledge base holds.
+ * The knowledge base is looked at first, so a model is loaded only where its vectors would be used:
+ * one with no vectors, or vectors of another model than the one configured, searches by keywords at
+ * once, saying why.
+ */
 export async function resolveMode(
   db: Database.Database,
   asked: SearchMode,
   embedder: QueryEmbedder,
 ): Promise<ResolvedMode> {
   if (asked === 'keyword') return { mode: 'keyword', embedder: null, reason: null };
+  const model: QueryModel = typeof embedder === 'function' ? { get: embedder } : embedder;
   const recorded = recordedModel(db);
-  const got = await embedder();
-  let reason: string | null = null;
-  if (typeof got === 'string') reason = got;
-  else if (!recorded) reason = 'this knowledge base has no vectors yet';
-  else if (recorded.id !== got.id) {
-    reason = `its vectors were made with ${recorded.id}, not the current model ${got.id}`;
-  }
-  if (reason === null) return { mode: asked, embedder: got as Embedder, reason: null };
+  const known = model.known?.() ?? null;
+  const reason = typeof known === 'string' ? known : recorded ? otherModel(recorded.id, known, model) : NO_VECTORS;
+  if (reason !== null) return fallBack(asked, reason);
+  const got = known ?? (await model.get());
+  if (typeof got === 'string') return fallBack(asked, got);
+  if (recorded!.id !== got.id) return fallBack(asked, madeWith(recorded!.id, got.id));
+  return { mode: asked, embedder: got, reason: null };
+}
+
+const NO_VECTORS = 'this knowledge base has no vectors yet';
+const madeWith = (recorded: string, current: string) => `its vectors were made with ${recorded}, not the current model ${current}`;
+
+/** Why the recorded vectors cannot be used with the model, when that is known without loading it, else null. */
+function otherModel(recorded: string, known: Embedder | null, model: QueryModel): string | null {
+  if (known) return known.id === recorded ? null : madeWith(recorded, known.id);
+  const configured = model.configuredId?.();
+  if (!configured) return null;
+  const same = configured.exact ? recorded === configured.id : recorded.startsWith(configured.id);
+  return same ? null : madeWith(recorded, configured.exact ? configured.id : configured.id.replace(/:$/, ''));
+}
+
+function fallBack(asked: SearchMode, reason: string): ResolvedMode {
   if (asked === 'vector') throw new SiftError('model_unavailable', `vector search is not possible: ${reason}`);
   return { mode: 'keyword', embedder: null, reason };
 }
