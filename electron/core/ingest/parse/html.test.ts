@@ -74,3 +74,37 @@ describe('declaredCharset', () => {
     expect(declaredCharset(bytes)).toBe('big5');
   });
 });
+
+describe('htmlToText on manuals of many megabytes', () => {
+  /** A manual like Node's all.html: `sections` sections of headings, prose, tables, code and lists. */
+  function manual(sections: number): string {
+    const parts = ['<!doctype html><html><head><title>All</title></head><body>'];
+    for (let n = 0; n < sections; n++) {
+      parts.push(
+        `<h2 id="s${n}">Section ${n} <code>fs.read${n}()</code></h2><p>The <b>quick</b> brown <a href="#x">fox ${n}</a>`,
+        ` jumps   over\n the lazy dog.</p><table><tr><td>key${n}</td><td>value ${n}</td></tr></table>`,
+        `<pre>const x${n} = ${n};</pre><ul><li>item ${n}</li><li>other&nbsp;${n}</li></ul>`,
+      );
+    }
+    return parts.join('') + '</body></html>';
+  }
+
+  // About 230 bytes a section: 36,000 sections ≈ 8 MB. Before TextWriter kept its text as pieces, every write
+  // looked at all the text before it and an 8 MB page took a quarter of an hour; the output, not the time, is
+  // asserted here (npm run bench:parsers prints MB/s by size).
+  it.each([36_000, 72_000])('reads %i sections whole, each heading at its span, the text as written', (sections) => {
+    const html = manual(sections);
+    expect(html.length).toBeGreaterThan(sections * 200);
+    const { text, headings } = htmlToText(html);
+    expect(headings).toHaveLength(sections);
+    for (const n of [0, Math.floor(sections / 2), sections - 1]) {
+      const h = headings[n]!;
+      expect(text.slice(h.start, h.end)).toBe(`Section ${n} fs.read${n}()`);
+      expect(text.slice(h.end, h.end + 90)).toBe(
+        `\n\nThe quick brown fox ${n} jumps over the lazy dog.\n\nkey${n} | value ${n}\n\nconst x${n} = ${n};\n\nitem ${n}\nother ${n}`.slice(0, 90),
+      );
+    }
+    expect(text).not.toMatch(/ {2}| \n|\n{3}/);
+    expect(text.endsWith(`other ${sections - 1}`)).toBe(true);
+  }, 120_000);
+});
