@@ -39,6 +39,8 @@ export interface BatchOptions {
   lock?: SharedArrayBuffer | null;
   /** Hears the page address of each file as its reading starts. Default none. */
   onFile?: (pagePath: string) => void;
+  /** Hears that every file is prepared and the batch is about to be written (waiting for the lock first). Default none. */
+  onWrite?: () => void;
   /** Page features every page is written to (see page-features.ts). Default none. */
   features?: readonly PageFeature[];
 }
@@ -53,6 +55,7 @@ export async function indexBatch(db: Database.Database, jobs: FileJob[], options
     options.onFile?.(job.pagePath);
     outcomes.push(await prepareFile(job));
   }
+  options.onWrite?.();
   return withLock(options.lock ?? null, () => writeBatch(db, jobs, outcomes, options.features));
 }
 

@@ -4,6 +4,7 @@
  * prepare and write batches of files, progress events throttled to a few per second, and a clean
  * stop that aborts runs between batches.
  */
+import fs from 'node:fs';
 import os from 'node:os';
 import type { IngestStatus } from '../../../shared/models';
 import type { CoreContext } from '../store/context';
@@ -14,6 +15,8 @@ import type { Embedder } from '../embed/embedder';
 import { newWriteLock, type FileResult } from './batch';
 import type { IngestNote, IngestRequest } from './ingest-worker';
 import type { FileJob } from './prepare';
+import { writeProblem } from './page-store';
+import { IngestPool } from './worker-pool';
 import { runFiles, runFull, type RunDeps, type RunOptions } from './run';
 import { idleCounters, snapshot, storelessSnapshot, type RunCounters } from './status';
 
@@ -57,9 +60,7 @@ const DELETED = 'the knowledge base was deleted while it was being indexed; noth
 export class Indexer {
   private readonly runs = new Map<string, KbRun>();
   private readonly abort = new AbortController();
-  private workers: WorkerClient<IngestRequest, FileResult[], IngestNote>[] = [];
-  private readonly writeLock = newWriteLock();
-  private readonly workerCount: number;
+  private readonly workers: IngestPool;
   private readonly options: RunOptions & { progressIntervalMs: number; maxFileBytesNow?: () => number };
 
   /**
@@ -72,14 +73,18 @@ export class Indexer {
     private readonly workerModule: () => URL,
     options: IndexerOptions = {},
   ) {
-    this.workerCount = options.workers ?? Math.min(4, Math.max(1, os.availableParallelism?.() ?? os.cpus().length));
+    const workerCount = options.workers ?? Math.min(4, Math.max(1, os.availableParallelism?.() ?? os.cpus().length));
+    const spawn = (n: number) =>
+      new WorkerClient<IngestRequest, FileResult[], IngestNote>(spawnWorker(this.workerModule, 'ingest-worker.cjs'), `ingest worker ${n}`);
+    this.workers = new IngestPool(workerCount, spawn, newWriteLock());
     this.options = {
       maxFileBytes: options.maxFileBytes ?? 50 * 1024 * 1024,
       maxFileBytesNow: options.maxFileBytes === undefined ? options.maxFileBytesNow : undefined,
-      concurrency: options.concurrency ?? 2 * this.workerCount,
+      concurrency: options.concurrency ?? 2 * workerCount,
       batchFiles: options.batchFiles ?? 128,
       embedBatch: options.embedBatch ?? 32,
       progressIntervalMs: options.progressIntervalMs ?? 150,
+      ...(options.fileTimeLimitMs !== undefined ? { fileTimeLimitMs: options.fileTimeLimitMs } : {}),
     };
   }
 
@@ -152,8 +157,7 @@ export class Indexer {
     this.abort.abort();
     const runs = Promise.allSettled([...this.runs.values()].map((r) => r.running));
     await settleWithin(runs, CLOSE_GRACE_MS);
-    await Promise.all(this.workers.map((w) => settleWithin(w.close(), CLOSE_GRACE_MS)));
-    this.workers = [];
+    await this.workers.close((work) => settleWithin(work, CLOSE_GRACE_MS));
     await settleWithin(runs, CLOSE_GRACE_MS); // closing the workers failed their batches, ending the runs
   }
 
@@ -173,26 +177,7 @@ export class Indexer {
    * past the two seconds in which a saved change should be searchable.
    */
   warm(): void {
-    if (!this.abort.signal.aborted) this.pool();
-  }
-
-  private pool(): WorkerClient<IngestRequest, FileResult[], IngestNote>[] {
-    while (this.workers.length < this.workerCount) {
-      const n = this.workers.length + 1;
-      this.workers.push(new WorkerClient(spawnWorker(this.workerModule, 'ingest-worker.cjs'), `ingest worker ${n}`));
-    }
-    return this.workers;
-  }
-
-  /** Index a batch on the least busy worker; `onFile` hears each file it starts reading. */
-  private indexBatch(dbFile: string, jobs: FileJob[], onFile: (pagePath: string) => void): Promise<FileResult[]> {
-    const worker = this.pool().reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
-    return worker.call({ kind: 'batch', dbFile, jobs, lock: this.writeLock }, [], onFile);
-  }
-
-  /** Let every worker close its connection to a knowledge base's file (after a run). */
-  private async release(dbFile: string): Promise<void> {
-    await Promise.allSettled(this.workers.map((w) => w.call({ kind: 'release', dbFile })));
+    if (!this.abort.signal.aborted) this.workers.warm();
   }
 
   /** Run until nothing is queued: full runs first (they cover any watched file), then watched files. */
@@ -224,7 +209,7 @@ export class Indexer {
     const deps: RunDeps = {
       db: this.ctx.kbFiles.get(kbId),
       folders: listFolders(this.ctx, kbId),
-      indexBatch: (jobs, onFile) => this.indexBatch(dbFile, jobs, onFile),
+      indexBatch: (jobs, onFile) => this.workers.index(dbFile, jobs, { onFile, onStalled: (job, ms) => stalled(deps.db, job, ms) }),
       embedder: this.embedder,
       counters: c,
       progress: (force) => this.emit(kbId, run, force),
@@ -246,7 +231,7 @@ export class Indexer {
       c.error = err instanceof Error ? err.message : String(err);
       if (!gone()) console.error(`[sift] indexing ${kbId} failed:`, err);
     }
-    await this.release(dbFile);
+    await this.workers.release(dbFile);
     c.finishedAt = now();
     c.currentFile = null;
     if (gone()) return this.cancelled(kbId, c);
@@ -270,4 +255,20 @@ export class Indexer {
     run.lastEmit = t;
     this.ctx.events.emit('ingest.progress', snapshot(this.ctx.kbFiles.get(kbId), kbId, run.counters));
   }
+}
+
+/**
+ * Record a file whose reading or parsing outlasted its time limit as failed, with its size and time,
+ * so the next run does not try it again until it changes.
+ */
+function stalled(db: import('better-sqlite3').Database, job: FileJob, limitMs: number): void {
+  let stat = { size: 0, mtimeMs: 0 };
+  try {
+    const s = fs.statSync(job.absPath);
+    stat = { size: s.size, mtimeMs: Math.trunc(s.mtimeMs) };
+  } catch {
+    // gone meanwhile: the next run drops it
+  }
+  const reason = `took longer than ${Math.round(limitMs / 1000)} s to read and was stopped; the rest of the folder was indexed`;
+  writeProblem(db, { folder: job.folder, relPath: job.relPath, ...stat, sha256: null, status: 'failed', reason });
 }

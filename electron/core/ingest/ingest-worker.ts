@@ -16,8 +16,9 @@ export type IngestRequest =
   | { kind: 'batch'; dbFile: string; jobs: FileJob[]; lock: SharedArrayBuffer }
   | { kind: 'release'; dbFile: string };
 
-/** Notes sent while a batch is indexed: the page address of the file being read. */
-export type IngestNote = string;
+/** Notes sent while a batch is indexed: the page address of each file as its reading starts, then that the
+ *  batch is being written (the pool's watchdog never stops a worker that writes). */
+export type IngestNote = { reading: string } | { writing: true };
 
 /** Serve ingest requests in this worker thread, writing every page to `features`. */
 export function serveIngest(features: readonly PageFeature[]): void {
@@ -36,6 +37,8 @@ export function serveIngest(features: readonly PageFeature[]): void {
       open.delete(request.dbFile);
       return [];
     }
-    return indexBatch(connection(request.dbFile), request.jobs, { lock: request.lock, onFile: note, features });
+    const onFile = (reading: string) => note({ reading });
+    const onWrite = () => note({ writing: true });
+    return indexBatch(connection(request.dbFile), request.jobs, { lock: request.lock, onFile, onWrite, features });
   });
 }

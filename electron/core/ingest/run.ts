@@ -32,6 +32,9 @@ export interface RunOptions {
   batchFiles: number;
   /** Chunks per embedding call. Default 32 (1–256). */
   embedBatch: number;
+  /** Longest time reading and parsing one file may take before its worker is stopped, ms. Default
+   *  FILE_TIME_LIMIT_MS, 60 s (1,000–600,000; tests use less). */
+  fileTimeLimitMs?: number;
 }
 
 /** What a run needs from its surroundings. */
@@ -116,7 +119,7 @@ export async function runFull(deps: RunDeps): Promise<void> {
       const known = stored.get(file.relPath);
       const untouched = known && known.size === file.size && known.mtimeMs === Math.trunc(file.mtimeMs);
       if (current && untouched) countUnchanged(c, known);
-      else jobs.push(jobFor(folder, file.relPath, deps.options.maxFileBytes, current ? known : undefined, file.size));
+      else jobs.push(jobFor(folder, file.relPath, deps.options, current ? known : undefined, file.size));
     }
     for (const [relPath, doc] of stored) if (!seen.has(relPath)) remove(db, doc.id, c);
     c.filesTotal += files.length + skipped.length;
@@ -139,20 +142,21 @@ export async function runFiles(deps: RunDeps, folder: Folder, relPaths: string[]
   // Under an older page format, even bytes that hash as before are prepared again.
   const current = pagesCurrent(deps.db);
   const known = (rel: string) => (current ? documentAt(deps.db, folder.path, rel) : undefined);
-  await indexAll(deps, relPaths.map((rel) => jobFor(folder, rel, deps.options.maxFileBytes, known(rel), 0)));
+  await indexAll(deps, relPaths.map((rel) => jobFor(folder, rel, deps.options, known(rel), 0)));
   await embedPending(deps);
 }
 
-function jobFor(folder: Folder, relPath: string, maxFileBytes: number, known: StoredDocument | undefined, size: number): FileJob {
+function jobFor(folder: Folder, relPath: string, options: RunOptions, known: StoredDocument | undefined, size: number): FileJob {
   return {
     size,
     folder: folder.path,
     relPath,
     absPath: path.join(folder.path, relPath),
     pagePath: pagePathOf(folder.pagePrefix, relPath),
-    maxFileBytes,
+    maxFileBytes: options.maxFileBytes,
     knownSha256: known?.sha256 ?? null,
     followExternalLinks: folder.followExternalLinks,
+    ...(options.fileTimeLimitMs !== undefined ? { timeLimitMs: options.fileTimeLimitMs } : {}),
   };
 }
 
