@@ -12,7 +12,7 @@ import { loadVectorIndex, nearestByBits } from '../electron/core/search/vector-i
 import { fmt, note, percentile } from './measure';
 import type { SearchKb } from './search-kb';
 import { DIMENSION } from './search-kb';
-import { InstantEmbedder, type BenchQuery } from './search';
+import { InstantEmbedder, type BenchQuery } from './search-run';
 
 /** VectorOptions.candidates' default (see electron/core/search/vector.ts). */
 const CANDIDATES = 1_000;

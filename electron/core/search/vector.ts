@@ -17,12 +17,11 @@ export interface VectorOptions {
   /** Below this many chunks (in scope), score every vector exactly. Default 2,000 (0–1,000,000): above
    *  it, reading every vector costs more than the bit pass (measured: 64 ms for 10k exact). */
   exactBelow?: number;
-  /** Candidates the sign-bit pass hands to int8 rescoring. Default 1,000 (must be ≥ limit; 100–20,000):
-   *  at 100k chunks of narrow-cone vectors, recall@20 against exact search is 1.000 from 500 up. */
+  /** Candidates the sign-bit pass hands to int8 rescoring (must be ≥ limit; 100–20,000). Default
+   *  {@link defaultCandidates}: more in small collections, where sign bits lose the most recall. */
   candidates?: number;
   /** Up to this many chunks in scope, the int8 codes of all of them are ranked, without a sign-bit pass.
-   *  Default 20,000 (0–200,000): ≈ 5 ms at 10k, and small collections are where sign bits lose the
-   *  most recall (cone vectors, 10k chunks: 0.93 at 2,000 candidates). */
+   *  Default 0: the candidates' count (ranking all 10k codes took longer than a sign-bit pass over 100k). */
   rankAllBelow?: number;
   /** After the vectors change, use sqlite-vec's KNN until no change has been seen for this long, then
    *  rebuild the in-memory index. Default 1,000 ms (0–60,000). */
@@ -83,6 +82,17 @@ function chunksOfPages(db: Database.Database, pageIds: number[]): number[] {
   return db.prepare(`SELECT id FROM chunks WHERE page_id IN (SELECT value FROM json_each(?))`).pluck().all(JSON.stringify(pageIds)) as number[];
 }
 
+/**
+ * Candidates the sign-bit pass keeps among `total` chunks: 4,000 in small collections, one fewer per 25
+ * more chunks, 1,000 from 75,000 on. Sign bits rank near-ties worst where a collection is small (cone
+ * vectors, recall@20 at 10k chunks: 0.85 with 1,000 candidates, 0.98 with 4,000; at 100k 1.000 with
+ * 1,000), and fewer candidates as the scan grows keep the stage's cost about level from 10k to 75k
+ * chunks (a scan of 25 chunks costs about one int8 rescoring), so no size is slower than a larger one.
+ */
+export function defaultCandidates(total: number): number {
+  return Math.max(1_000, Math.round(4_000 - total / 25));
+}
+
 /** Candidates sqlite-vec's bit KNN hands to exact rescoring while the in-memory index is stale. */
 const KNN_CANDIDATES = 400;
 /** Chunks the int8 ranking hands to exact rescoring (reads that many float vectors). */
@@ -104,8 +114,8 @@ export function vectorSearch(db: Database.Database, query: Float32Array, limit: 
   let candidates: number[];
   if (index) {
     const allowed = inScope ? new Set(inScope) : null;
-    const k = Math.max(limit, options.candidates ?? 1_000);
-    const entries = total <= Math.max(k, options.rankAllBelow ?? 20_000) ? allEntries(index, allowed) : nearestByBits(index, query, k, allowed);
+    const k = Math.max(limit, options.candidates ?? defaultCandidates(total));
+    const entries = total <= Math.max(k, options.rankAllBelow ?? 0) ? allEntries(index, allowed) : nearestByBits(index, query, k, allowed);
     candidates = bestByCodes(index, query, entries, Math.max(limit, EXACT_RESCORE));
   } else if (pageIds) {
     return exactVectorSearch(db, query, limit, pageIds); // sqlite-vec's KNN cannot filter by page
