@@ -9,8 +9,8 @@ import type { PageInfo } from './passages';
 
 /** What one feature says about the pages one ranking found. */
 export interface PageVerdicts {
-  /** `candidates` (best first) in the feature's order for `query`; none is dropped. */
-  order<T extends { page: PageInfo }>(candidates: T[], query: string): T[];
+  /** `candidates` (spans of pages, best first) in the feature's order for `query`; none is dropped. */
+  order<T extends { page: PageInfo; start: number; end: number }>(candidates: T[], query: string): T[];
   /** `passage` of page `pageId` with what the feature says of that page (e.g. its version). */
   label(passage: Passage, pageId: number): Passage;
 }

@@ -193,7 +193,7 @@ function rankingOf(ctx: SearchContext, pageIds: number[]) {
   const features = ctx.options.rankingFeatures ?? NO_RANKING_FEATURES;
   const verdicts = features.map((f) => f.forPages(ctx.db, pageIds));
   return {
-    order: <T extends { page: PageInfo }>(spans: T[], query: string): T[] =>
+    order: <T extends { page: PageInfo; start: number; end: number }>(spans: T[], query: string): T[] =>
       verdicts.reduce((list, v) => v.order(list, query), spans),
     label: (p: Passage, pageId: number): Passage => verdicts.reduce((q, v) => v.label(q, pageId), p),
   };

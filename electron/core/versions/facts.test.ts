@@ -17,7 +17,9 @@ describe('splitVersion: the version part a file name ends with', () => {
     ['Handbook (2024 edition)', 'Handbook', '(2024 edition)', null, 2024],
     ['Handbook [v2]', 'Handbook', '[v2]', '2', null],
   ])('%s', (name, rest, label, number, year) => {
-    expect(splitVersion(name)).toEqual({ rest, label, number, year });
+    // Only a bare year after a dash or underscore is unmarked: it reads as a version only beside an alike page.
+    const marked = !/^report[-_]/.test(name);
+    expect(splitVersion(name)).toEqual({ rest, label, number, year, marked });
   });
 
   it.each([
@@ -30,7 +32,7 @@ describe('splitVersion: the version part a file name ends with', () => {
     ['an identifier ending in digits', 'utf8'],
     ['a year that is no year', 'order-3024'],
   ])('no version: %s', (_label, name) => {
-    expect(splitVersion(name)).toEqual({ rest: name, label: null, number: null, year: null });
+    expect(splitVersion(name)).toEqual({ rest: name, label: null, number: null, year: null, marked: false });
   });
 });
 
@@ -55,23 +57,24 @@ describe('parseDay', () => {
 });
 
 describe('versionFacts: front matter first, else the file name', () => {
-  const none = { label: null, number: null, year: null, effective: null, expires: null, supersedes: [], supersededBy: [] };
+  const none = { label: null, number: null, year: null, effective: null, expires: null, supersedes: [], supersededBy: [], declared: false, marked: false };
 
   it.each([
     ['nothing', {}, 'notes/retry.md', none],
-    ['file name _v2', {}, 'policy_v2.md', { ...none, label: 'v2', number: '2' }],
-    ['file name （2024版）', {}, 'hr/差旅报销政策（2024版）.md', { ...none, label: '(2024版)', year: 2024 }],
-    ['front matter version number', { version: 2 }, 'policy.md', { ...none, label: '2', number: '2' }],
-    ['front matter v1.3 wins over the file name', { version: 'v1.3' }, 'policy_v9.md', { ...none, label: 'v1.3', number: '1.3' }],
-    ['front matter year', { version: '2023版' }, 'rules.md', { ...none, label: '2023版', year: 2023 }],
-    ['free-text version is a label only', { version: 'draft' }, 'rules.md', { ...none, label: 'draft' }],
+    ['file name _v2', {}, 'policy_v2.md', { ...none, label: 'v2', number: '2', marked: true }],
+    ['file name （2024版）', {}, 'hr/差旅报销政策（2024版）.md', { ...none, label: '(2024版)', year: 2024, marked: true }],
+    ['a bare year in the file name is not marked', {}, 'rfc-1918.md', { ...none, label: '1918', year: 1918 }],
+    ['front matter version number', { version: 2 }, 'policy.md', { ...none, label: '2', number: '2', declared: true }],
+    ['front matter v1.3 wins over the file name', { version: 'v1.3' }, 'policy_v9.md', { ...none, label: 'v1.3', number: '1.3', declared: true }],
+    ['front matter year', { version: '2023版' }, 'rules.md', { ...none, label: '2023版', year: 2023, declared: true }],
+    ['free-text version is a label only', { version: 'draft' }, 'rules.md', { ...none, label: 'draft', declared: true }],
     [
       'dates and links',
       { effective: '2024-01-01', expires: '2024', supersedes: 'archive/policy_v1.md', superseded_by: ['Policy V3', 7] },
       'policy.md',
-      { ...none, year: 2024, effective: '2024-01-01', expires: '2024-12-31', supersedes: ['policy v1'], supersededBy: ['policy v3', '7'] },
+      { ...none, year: 2024, effective: '2024-01-01', expires: '2024-12-31', supersedes: ['policy v1'], supersededBy: ['policy v3', '7'], declared: true },
     ],
-    ['a year from the name beats the effective year', { effective: '2023-07-01' }, 'rules-2024.md', { ...none, label: '2024', year: 2024, effective: '2023-07-01' }],
+    ['a year from the name beats the effective year', { effective: '2023-07-01' }, 'rules-2024.md', { ...none, label: '2024', year: 2024, effective: '2023-07-01', declared: true }],
     ['dates that are no dates are ignored', { effective: 'soon', expires: { at: 1 } }, 'rules.md', none],
   ])('%s', (_label, metadata, relPath, facts) => {
     expect(versionFacts(metadata, relPath)).toEqual(facts);

@@ -22,6 +22,10 @@ export interface VersionFacts {
   /** Documents this one replaces / that replace it: link keys (see {@link linkKey}). */
   supersedes: string[];
   supersededBy: string[];
+  /** The front matter says something of the version (a version, a day, a link), not only the file name. */
+  declared: boolean;
+  /** The version comes from a file name that marks it as one (`_v2`, `（2024版）`), not a bare year (`-1918`). */
+  marked: boolean;
 }
 
 /** The keys one page is found and grouped by (see {@link versionKeys}). */
@@ -51,13 +55,14 @@ const NUMBER = String.raw`(\d+(?:\.\d+)*)`;
  * Version parts a name may end with, tried in turn on the NFKC form (so `（2024版）` reads as
  * `(2024版)`). Each gives a year or a number; the label is the matched part as written.
  */
-const NAME_ENDINGS: { re: RegExp; kind: 'year' | 'number' }[] = [
-  { re: new RegExp(String.raw`\s*[(\[【]\s*${YEAR}\s*年?\s*(?:版|版本|edition|ed\.?|version)\s*[)\]】]$`, 'iu'), kind: 'year' },
-  { re: new RegExp(String.raw`\s*[(\[【]\s*(?:v|version\s*)${NUMBER}\s*[)\]】]$`, 'iu'), kind: 'number' },
-  { re: new RegExp(String.raw`[\s_\-.]*${YEAR}\s*年?\s*版$`, 'u'), kind: 'year' },
-  { re: new RegExp(String.raw`[\s_\-.]*第\s*${NUMBER}\s*版$`, 'u'), kind: 'number' },
-  { re: new RegExp(String.raw`(?:^|[\s_\-.])(?:v|version[\s_\-]?)${NUMBER}$`, 'iu'), kind: 'number' },
-  { re: new RegExp(String.raw`[\s_\-]${YEAR}$`, 'u'), kind: 'year' },
+const NAME_ENDINGS: { re: RegExp; kind: 'year' | 'number'; marked: boolean }[] = [
+  { re: new RegExp(String.raw`\s*[(\[【]\s*${YEAR}\s*年?\s*(?:版|版本|edition|ed\.?|version)\s*[)\]】]$`, 'iu'), kind: 'year', marked: true },
+  { re: new RegExp(String.raw`\s*[(\[【]\s*(?:v|version\s*)${NUMBER}\s*[)\]】]$`, 'iu'), kind: 'number', marked: true },
+  { re: new RegExp(String.raw`[\s_\-.]*${YEAR}\s*年?\s*版$`, 'u'), kind: 'year', marked: true },
+  { re: new RegExp(String.raw`[\s_\-.]*第\s*${NUMBER}\s*版$`, 'u'), kind: 'number', marked: true },
+  { re: new RegExp(String.raw`(?:^|[\s_\-.])(?:v|version[\s_\-]?)${NUMBER}$`, 'iu'), kind: 'number', marked: true },
+  // A bare year (`report-2024`, but also `rfc-1918`, `notes_1910`): a version only beside an alike page.
+  { re: new RegExp(String.raw`[\s_\-]${YEAR}$`, 'u'), kind: 'year', marked: false },
 ];
 
 /** A name split into the name proper and the version part it ends with. */
@@ -66,6 +71,8 @@ export interface NameVersion {
   label: string | null;
   number: string | null;
   year: number | null;
+  /** The version part says it is one (`v2`, `2024版`, `(2024 edition)`), not just a year after a dash. */
+  marked: boolean;
 }
 
 /**
@@ -75,15 +82,15 @@ export interface NameVersion {
  */
 export function splitVersion(name: string): NameVersion {
   const nfkc = name.normalize('NFKC').trim();
-  for (const { re, kind } of NAME_ENDINGS) {
+  for (const { re, kind, marked } of NAME_ENDINGS) {
     const m = re.exec(nfkc);
     if (!m) continue;
     const rest = nfkc.slice(0, m.index).replace(/[\s_\-.]+$/u, '');
     if (!/[\p{L}\p{N}]/u.test(rest)) continue;
     const label = m[0].replace(/^[\s_\-.]+/u, '').trim();
-    return kind === 'year' ? { rest, label, number: null, year: Number(m[1]) } : { rest, label, number: m[1]!, year: null };
+    return kind === 'year' ? { rest, label, number: null, year: Number(m[1]), marked } : { rest, label, number: m[1]!, year: null, marked };
   }
-  return { rest: nfkc, label: null, number: null, year: null };
+  return { rest: nfkc, label: null, number: null, year: null, marked: false };
 }
 
 /** A year, optionally a month and a day: `2024`, `2024-01`, `2024/1/5`, `2024.1.5`, `2024年1月5日`. */
@@ -137,15 +144,22 @@ function versionValue(value: unknown): Pick<VersionFacts, 'label' | 'number' | '
  */
 export function versionFacts(metadata: Record<string, unknown>, relPath: string): VersionFacts {
   const fromName = splitVersion(path.basename(relPath).replace(/\.[^.]+$/, ''));
-  const declared = versionValue(metadata.version) ?? { label: fromName.label, number: fromName.number, year: fromName.year };
+  const named = versionValue(metadata.version);
+  const version = named ?? { label: fromName.label, number: fromName.number, year: fromName.year };
   const effective = parseDay(metadata.effective);
+  const expires = parseDay(metadata.expires, true);
+  const supersedes = links(metadata.supersedes);
+  const supersededBy = links(metadata.superseded_by);
+  const fromFrontMatter = named !== null || effective !== null || expires !== null;
   return {
-    ...declared,
-    year: declared.year ?? (effective ? Number(effective.slice(0, 4)) : null),
+    ...version,
+    year: version.year ?? (effective ? Number(effective.slice(0, 4)) : null),
     effective,
-    expires: parseDay(metadata.expires, true),
-    supersedes: links(metadata.supersedes),
-    supersededBy: links(metadata.superseded_by),
+    expires,
+    supersedes,
+    supersededBy,
+    declared: fromFrontMatter || supersedes.length + supersededBy.length > 0,
+    marked: named === null && fromName.marked,
   };
 }
 

@@ -9,6 +9,7 @@ import type Database from 'better-sqlite3';
 import type { Passage, PassageVersion } from '../../../shared/models';
 import { cached } from '../store/statements';
 import { versionStatus, type RankedVersion, type VersionMember } from './rank';
+import { ALIKE_FROM, similarity, sketchOf } from './sketch';
 
 /** A page's version as search uses it: what a Passage shows, plus what ranking needs. */
 export type PageVersion = PassageVersion & RankedVersion;
@@ -29,12 +30,16 @@ interface Row {
   titleKey: string;
   fileKey: string;
   titleNorm: string;
+  declared: number;
+  sketch: string | null;
 }
 
-type Loaded = VersionMember & { label: string | null; nameKey: string; titleKey: string };
+/** A page's version row; `evidence` 2: front matter, 1: a marked file name, 0: a bare year or nothing. */
+type Loaded = VersionMember & { label: string | null; nameKey: string; titleKey: string; evidence: number; sketch: string | null };
 
 const ROWS = `SELECT v.page_id AS pageId, p.path, v.label, v.number, v.year, v.effective, v.expires, v.has_facts AS hasFacts,
-                     v.name_key AS nameKey, v.title_key AS titleKey, v.file_key AS fileKey, v.title_norm AS titleNorm
+                     v.name_key AS nameKey, v.title_key AS titleKey, v.file_key AS fileKey, v.title_norm AS titleNorm,
+                     v.declared, v.sketch
               FROM page_versions v JOIN pages p ON p.id = v.page_id WHERE v.page_id IN (SELECT value FROM json_each(?))`;
 const LINKS = `SELECT page_id, relation, target FROM page_version_links WHERE page_id IN (SELECT value FROM json_each(?))`;
 
@@ -56,12 +61,20 @@ export function pageVersions(db: Database.Database, pageIds: Iterable<number>, t
   const loaded = loadRows(db, ids);
   const pages = ids.flatMap((id) => loaded.get(id) ?? []);
   const siblings = siblingIds(db, pages);
-  loadRows(db, [...new Set([...siblings.values()].flat())].filter((id) => !loaded.has(id)), loaded);
+  const memberIds = [...new Set([...siblings.values()].flatMap((m) => [...m.keys()]))];
+  loadRows(db, memberIds.filter((id) => !loaded.has(id)), loaded);
+  const alike = alikeness(db, loaded);
   const groups = new UnionFind();
   const found: { page: Loaded; members: Loaded[] }[] = [];
   for (const page of pages) {
-    const members = (siblings.get(page.pageId) ?? []).flatMap((s) => loaded.get(s) ?? []);
+    const candidates = [...(siblings.get(page.pageId) ?? [])].flatMap(([id, linked]) => {
+      const m = loaded.get(id);
+      return m && (linked || (page.evidence === 2 && m.evidence === 2) || alike(page, m)) ? [m] : [];
+    });
+    const members = candidates;
     if (!page.hasFacts && !members.some((m) => m.hasFacts && m.pageId !== page.pageId)) continue;
+    // A bare year in a file name needs another version to be one of (`rfc-1918` is RFC 1918).
+    if (page.evidence === 0 && members.length === 0) continue;
     for (const m of members) groups.union(page.pageId, m.pageId);
     found.push({ page, members });
   }
@@ -88,7 +101,8 @@ function loadRows(db: Database.Database, ids: number[], into = new Map<number, L
   for (const row of cached(db, ROWS).all(json) as Row[]) {
     const own = links.get(row.pageId) ?? [];
     const targets = (relation: string) => own.filter((l) => l.relation === relation).map((l) => l.target);
-    into.set(row.pageId, { ...row, hasFacts: row.hasFacts === 1, supersedes: targets('supersedes'), supersededBy: targets('superseded_by') });
+    const facts = { hasFacts: row.hasFacts === 1, evidence: row.declared };
+    into.set(row.pageId, { ...row, ...facts, supersedes: targets('supersedes'), supersededBy: targets('superseded_by') });
   }
   return into;
 }
@@ -111,10 +125,32 @@ export function versionedPageIds(db: Database.Database): number[] {
 }
 
 /**
- * For each page, the pages that may be other versions of its document: same keys (pages with facts
- * only), and links both ways, at most SIBLINGS_MAX per key; one statement for all the pages.
+ * Whether two pages that share a name or title key say much the same (their sketches, versions/sketch.ts):
+ * a page named like a version of another is one only then, unless both front matters speak of versions.
+ * A page without a stored sketch (one that names no version) is sketched from its text when asked, all
+ * such pages in one statement.
  */
-function siblingIds(db: Database.Database, pages: Loaded[]): Map<number, number[]> {
+function alikeness(db: Database.Database, loaded: Map<number, Loaded>): (a: Loaded, b: Loaded) => boolean {
+  let filled = false;
+  const fill = () => {
+    filled = true;
+    const missing = [...loaded.values()].filter((p) => p.sketch === null).map((p) => p.pageId);
+    if (missing.length === 0) return;
+    const sql = `SELECT id, text FROM pages WHERE id IN (SELECT value FROM json_each(?))`;
+    for (const [id, text] of cached(db, sql).raw().all(JSON.stringify(missing)) as [number, string][]) loaded.get(id)!.sketch = sketchOf(text);
+  };
+  return (a, b) => {
+    if ((a.sketch === null || b.sketch === null) && !filled) fill();
+    return similarity(a.sketch ?? '', b.sketch ?? '') >= ALIKE_FROM;
+  };
+}
+
+/**
+ * For each page, the pages that may be other versions of its document, each marked linked (a
+ * `supersedes` / `superseded_by` link either way) or not (the same name or title key, pages with facts
+ * only), at most SIBLINGS_MAX per key; one statement for all the pages.
+ */
+function siblingIds(db: Database.Database, pages: Loaded[]): Map<number, Map<number, boolean>> {
   // Each wanted key: what to look it up by, and the pages that asked for it.
   type Ask = { kind: 'name' | 'title' | 'named' | 'naming'; key: string };
   const asks = new Map<string, { ask: Ask; pages: number[] }>();
@@ -132,14 +168,19 @@ function siblingIds(db: Database.Database, pages: Loaded[]): Map<number, number[
     want(page, 'naming', page.fileKey);
     want(page, 'naming', page.titleNorm);
   }
-  const out = new Map<number, Set<number>>(pages.map((p) => [p.pageId, new Set<number>()]));
-  if (asks.size === 0) return new Map();
+  const out = new Map<number, Map<number, boolean>>(pages.map((p) => [p.pageId, new Map<number, boolean>()]));
+  if (asks.size === 0) return out;
   const keys = (kind: Ask['kind']) => JSON.stringify([...asks.values()].filter((a) => a.ask.kind === kind).map((a) => a.ask.key));
   const rows = cached(db, SIBLINGS).raw().all({ names: keys('name'), titles: keys('title'), named: keys('named'), naming: keys('naming') });
   for (const [kind, key, pageId] of rows as [Ask['kind'], string, number][]) {
-    for (const asker of asks.get(`${kind}\u0000${key}`)?.pages ?? []) if (asker !== pageId) out.get(asker)!.add(pageId);
+    const linked = kind === 'named' || kind === 'naming';
+    for (const asker of asks.get(`${kind}\u0000${key}`)?.pages ?? []) {
+      if (asker === pageId) continue;
+      const members = out.get(asker)!;
+      members.set(pageId, linked || (members.get(pageId) ?? false));
+    }
   }
-  return new Map([...out].map(([id, set]) => [id, [...set]]));
+  return out;
 }
 
 /** Pages sharing a key with the asked ones, SIBLINGS_MAX per key: (kind, key, page id) rows. */

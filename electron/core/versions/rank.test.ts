@@ -91,6 +91,17 @@ describe('preferVersions', () => {
     expect(ids(preferVersions([old, other, cur], (i: Item) => i.v, none))).toEqual(['policy 2024', 'other doc', 'policy 2023']);
   });
 
+  it('never puts a version that does not match the query above one that does', () => {
+    type Scored = Item & { match: number };
+    const oldFull: Scored = { ...old, match: 1 };
+    const curPart: Scored = { ...cur, match: 1 / 3 };
+    const out = preferVersions<Scored>([oldFull, other as Scored, curPart], (i) => i.v, none, (i) => i.match);
+    expect(ids(out)).toEqual(['policy 2023', 'other doc', 'policy 2024']);
+    // Both answer (the current one a little less): the current one comes first.
+    const curMost: Scored = { ...cur, match: 0.7 };
+    expect(ids(preferVersions<Scored>([oldFull, curMost], (i) => i.v, none, (i) => i.match))).toEqual(['policy 2024', 'policy 2023']);
+  });
+
   it('puts the version the query names first', () => {
     const named = versionMentions('2023 年的规定');
     expect(ids(preferVersions([cur, other, old], (i: Item) => i.v, named))).toEqual(['policy 2023', 'other doc', 'policy 2024']);

@@ -122,19 +122,28 @@ export function mentionScore(v: RankedVersion, m: VersionMention): number {
   return 0;
 }
 
+/**
+ * A version matches the query when it holds at least this share of what the best-matching version of
+ * its document holds (see preferVersions' `matchOf`): one holding a third of the query's words against
+ * another's all does not (RFC 2068 for "private address space"), two editions that both answer do.
+ */
+export const MATCH_SHARE = 0.5;
+
 /** Status order for ranking: the current version first, a page that says nothing next, old ones last. */
 const STATUS_ORDER: Record<VersionStatus, number> = { current: 0, undated: 1, superseded: 2, expired: 2 };
 
 /**
  * Reorder ranked `items` so that among the versions of one document the preferred one comes first:
- * the one the query names (see {@link mentionScore}), then by status, then as ranked. Only the places
- * the versions of a document already hold are shuffled among them; every other item keeps its place,
- * and nothing is dropped.
+ * the one the query names (see {@link mentionScore}), then those that match the query (`matchOf`, see
+ * MATCH_SHARE; default all do), then by status, then as ranked. A version that does not match the query
+ * never takes the place of one that does: the current version comes first among those that answer. Only the places the versions of a document already hold are
+ * shuffled among them; every other item keeps its place, and nothing is dropped.
  */
 export function preferVersions<T>(
   items: T[],
   versionOf: (item: T) => RankedVersion | undefined,
   mention: VersionMention,
+  matchOf: (item: T) => number = () => 0,
 ): T[] {
   const slots = new Map<number, number[]>();
   items.forEach((item, i) => {
@@ -147,13 +156,15 @@ export function preferVersions<T>(
   const out = items.slice();
   for (const places of slots.values()) {
     if (places.length < 2) continue;
+    const best = Math.max(...places.map((i) => matchOf(items[i]!)));
+    const matches = (i: number) => (matchOf(items[i]!) >= MATCH_SHARE * best ? 1 : 0);
     const key = (i: number) => {
       const v = versionOf(items[i]!)!;
-      return [-mentionScore(v, mention), STATUS_ORDER[v.status], i];
+      return [-mentionScore(v, mention), -matches(i), STATUS_ORDER[v.status], i];
     };
     const order = places.slice().sort((a, b) => {
       const [ka, kb] = [key(a), key(b)];
-      return ka[0]! - kb[0]! || ka[1]! - kb[1]! || ka[2]! - kb[2]!;
+      return ka[0]! - kb[0]! || ka[1]! - kb[1]! || ka[2]! - kb[2]! || ka[3]! - kb[3]!;
     });
     places.forEach((place, k) => (out[place] = items[order[k]!]!));
   }

@@ -8,5 +8,6 @@ import { m005 } from './005-keyword-write-buffer';
 import { m006 } from './006-section-keywords';
 import { m007 } from './007-glossary';
 import { m008 } from './008-page-versions';
+import { m009 } from './009-version-evidence';
 
-export const kbMigrations: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008];
+export const kbMigrations: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009];

@@ -135,3 +135,20 @@ describe('008: page versions', () => {
     db.close();
   });
 });
+
+describe('009: version evidence', () => {
+  it('adds what backs a version and a sketch of the text, empty for rows written before', () => {
+    const db = new Database(path.join(tempDir(), 'kb.sqlite'));
+    migrate(db, kbMigrations, 'kb', 8);
+    db.exec(`
+      INSERT INTO documents (id, folder, rel_path, size, mtime_ms, status, indexed_at) VALUES (1, '/n', 'rfc-1918.md', 1, 1, 'indexed', 'now');
+      INSERT INTO pages (id, document_id, path, title, kind, text, metadata, title_tokens, path_tokens) VALUES (1, 1, 'wiki/rfc-1918.md', 'RFC', 'markdown', 'x', '{}', '', '');
+      INSERT INTO page_versions (page_id, label, year, has_facts, name_key, title_key, file_key, title_norm) VALUES (1, '1918', 1918, 1, 'rfc', 'rfc', 'rfc 1918', 'rfc');
+    `);
+    migrate(db, kbMigrations, 'kb', 9);
+    expect(db.prepare(`SELECT declared, sketch FROM page_versions`).raw().all()).toEqual([[0, null]]);
+    db.prepare(`UPDATE page_versions SET declared = 2, sketch = 'a1 b2'`).run();
+    expect(db.prepare(`SELECT declared, sketch FROM page_versions`).raw().all()).toEqual([[2, 'a1 b2']]);
+    db.close();
+  });
+});
