@@ -6,6 +6,7 @@
  * from one more, so a query of any length costs a fixed number of statements.
  */
 import type Database from 'better-sqlite3';
+import { cjkWords } from '../text/cjk-runs';
 import { queryTerms, queryWords, tokenize } from '../text/tokenize';
 import { cached } from '../store/statements';
 import { termStats, type TermStats } from './term-stats';
@@ -27,6 +28,9 @@ export interface KeywordTerms {
   names: string[];
   /** Identifier-like words (as typed) with no exact occurrence in the knowledge base, e.g. `E_CONN_RESET`. */
   noExactMatch: string[];
+  /** Terms that are function words (English, Chinese, and bigrams made with Chinese ones): left out
+   *  when the query has other terms. */
+  weak: string[];
 }
 
 /** Compounds whose phrase is looked up per query, at most (each is a LIMIT 1 search inside one statement). */
@@ -80,7 +84,9 @@ export function keywordTerms(db: Database.Database, query: string): KeywordTerms
   const absent = phrasesMissing(db, checked.map((c) => c.phrase));
   checked.forEach((c, k) => absent.has(k) && missing.push({ text: c.text, at: c.at }));
   const noExactMatch = missing.sort((a, b) => a.at - b.at).map((m) => m.text);
-  const result = { terms: [...terms], names: [...names], noExactMatch };
+  const chinese = chineseFunctionTerms(query);
+  const weak = [...terms].filter((t) => FUNCTION_TERMS.has(t) || chinese.has(t));
+  const result = { terms: [...terms], names: [...names], noExactMatch, weak };
   lastTerms.set(db, { key, terms: result });
   return result;
 }
@@ -103,6 +109,53 @@ export const FUNCTION_WORDS = [
 ] as const;
 /** FUNCTION_WORDS as index terms (stemmed as the index stems them, e.g. `does` → `doe`); focus.ts uses them too. */
 export const FUNCTION_TERMS = new Set(FUNCTION_WORDS.flatMap((w) => tokenize(w)));
+
+/**
+ * Chinese question words, particles and function words, as the segmenter gives them (the counterpart
+ * of FUNCTION_WORDS: pronouns, prepositions and modal verbs too). `RRF 是什么意思？`
+ * was searched as `rrf, 是, 什么, 意思, 是什, 么意`: five tokens that say nothing against the one term,
+ * and its top passage had no RRF. Like FUNCTION_WORDS they are left out of a query that has other terms,
+ * and so is every bigram made with a character of a word of two or more characters among them, or of a
+ * particle (`是什`, `么意`). A single character that may also be half of a word the segmenter did not
+ * know (会 of 会议, 时 of 超时) is left out alone, its bigrams kept. Negations (不, 不能, 没有) stay.
+ */
+export const CHINESE_FUNCTION_WORDS = [
+  '什么', '怎么', '怎样', '怎么样', '如何', '哪些', '哪个', '哪里', '哪儿', '为什么', '为何', '意思', '是否', '能否',
+  '可否', '有没有', '是不是', '请问', '一下', '几次', '多少', '多久', '这个', '那个', '这些', '那些', '这里', '那里',
+  '我们', '你们', '或者', '还是', '可以', '需要', '应该',
+] as const;
+/** Particles: one character, never half of a word a question is about. */
+export const CHINESE_PARTICLES = ['是', '的', '了', '吗', '呢', '吧', '啊', '呀', '嘛', '么', '啥'] as const;
+/** Function words of one character that can be half of an unknown word: left out alone, their bigrams kept. */
+export const CHINESE_FUNCTION_CHARS = [
+  '哪', '几', '这', '那', '我', '你', '他', '她', '它', '在', '和', '与', '及', '跟', '或', '就', '也', '都', '把',
+  '被', '对', '从', '给', '向', '会', '能', '要', '有', '中', '里', '上', '下', '时', '之', '着', '过',
+] as const;
+const WEAK_WITH_BIGRAMS = new Set<string>([...CHINESE_FUNCTION_WORDS, ...CHINESE_PARTICLES]);
+const WEAK_ALONE = new Set<string>(CHINESE_FUNCTION_CHARS);
+
+/**
+ * The CJK terms of a query that weigh nothing when it has others: its Chinese function words and
+ * the bigrams that take a character from one (see CHINESE_FUNCTION_WORDS).
+ */
+export function chineseFunctionTerms(query: string): Set<string> {
+  const out = new Set<string>();
+  const text = query.normalize('NFKC');
+  const weak = new Set<number>();
+  for (const w of cjkWords(text)) {
+    if (WEAK_ALONE.has(w.word)) out.add(w.word);
+    if (!WEAK_WITH_BIGRAMS.has(w.word)) continue;
+    out.add(w.word);
+    for (let i = w.start; i < w.end; i++) weak.add(i);
+  }
+  for (const at of weak) {
+    for (const from of [at - 1, at]) {
+      const bigram = text.slice(from, from + 2);
+      if (bigram.length === 2 && /^[\p{Script=Han}]{2}$/u.test(bigram)) out.add(bigram);
+    }
+  }
+  return out;
+}
 
 /** Share of all chunks above which a term is left out of a query that has rarer terms. */
 export const COMMON_TERM_SHARE = 0.25;
@@ -128,17 +181,19 @@ export interface StageTerms {
 }
 
 /**
- * The query's terms (see keywordTerms) without FUNCTION_WORDS, and without those in more than
+ * The query's terms (see keywordTerms) without its function words (English and Chinese), and without those in more than
  * COMMON_TERM_SHARE of the chunks of a knowledge base of at least `from` chunks (default
  * COMMON_TERMS_FROM). A filter that would leave no term is not applied.
  */
 export function distinctiveTerms(db: Database.Database, query: string, from = COMMON_TERMS_FROM): string[] {
   const found = keywordTerms(db, query);
-  return distinctive(found.terms, termStats(db, found.terms), from);
+  return distinctive(found, termStats(db, found.terms), from);
 }
 
-function distinctive(all: string[], stats: TermStats, from: number): string[] {
-  const worded = all.filter((t) => !FUNCTION_TERMS.has(t));
+function distinctive(found: KeywordTerms, stats: TermStats, from: number): string[] {
+  const all = found.terms;
+  const weak = new Set(found.weak);
+  const worded = all.filter((t) => !weak.has(t));
   const terms = worded.length > 0 ? worded : all;
   if (terms.length < 2 || stats.chunks < from) return terms;
   const kept = terms.filter((t) => stats.df(t) <= stats.chunks * COMMON_TERM_SHARE);
@@ -148,7 +203,7 @@ function distinctive(all: string[], stats: TermStats, from: number): string[] {
 /** The query's distinctive terms split into those that choose candidates and those that only score them. */
 export function stageTerms(db: Database.Database, found: KeywordTerms, from = COMMON_TERMS_FROM): StageTerms {
   const stats = termStats(db, found.terms);
-  const terms = distinctive(found.terms, stats, from);
+  const terms = distinctive(found, stats, from);
   if (stats.chunks < from) return { choosing: terms, scoring: [], names: found.names };
   const scoring = terms.filter((t) => stats.df(t) > stats.chunks * SCORING_ONLY_SHARE);
   if (scoring.length === terms.length) return { choosing: terms, scoring: [], names: found.names };

@@ -65,6 +65,12 @@ interface SearchContext {
   terms(): KeywordTerms;
 }
 
+/** The terms a passage is shown from: the query's without its function words, unless that leaves none. */
+function focusTermsOf(found: KeywordTerms): string[] {
+  const strong = found.terms.filter((t) => !found.weak.includes(t));
+  return strong.length > 0 ? strong : found.terms;
+}
+
 /** Search one knowledge base. `providers`: what LLM enhancements need; without them none runs. */
 export async function searchKnowledgeBase(
   db: Database.Database,
@@ -151,7 +157,7 @@ async function referencedPassages(ctx: SearchContext, pages: PageInfo[]): Promis
       continue;
     }
     for (const s of spans) {
-      const passage = withFocus(buildPassage(s.page, s.start, s.end, s.hits, 'explicit'), s.page, ctx.terms().terms);
+      const passage = withFocus(buildPassage(s.page, s.start, s.end, s.hits, 'explicit'), s.page, focusTermsOf(ctx.terms()));
       out.push(label(passage, page.id));
     }
   }
@@ -181,7 +187,7 @@ async function foundPassages(ctx: SearchContext, explicit: Passage[], count: num
   const spans = candidateSpans(ctx.db, fuseProbeLists(lists), vectors, ctx.req.topK, ctx.options);
   const ranking = rankingOf(ctx, spans.map((s) => s.page.id));
   const usable = contentsLast(usableSpans(ranking.order(spans, query), explicit));
-  const focusTerms = query === ctx.text ? ctx.terms().terms : keywordTerms(ctx.db, query).terms;
+  const focusTerms = focusTermsOf(query === ctx.text ? ctx.terms() : keywordTerms(ctx.db, query));
   const how = { query, focusTerms, label: ranking.label, probes };
   const built = usable.slice(0, probes.enhanced ? Math.max(count, RERANK_CANDIDATES) : count).map((s) => passageOf(s, how));
   const passages = probes.enhanced ? await rerankCandidates(query, built, probes, providers) : built;

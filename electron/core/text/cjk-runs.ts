@@ -197,3 +197,25 @@ export function tokensOfRuns(runs: string[]): string[][] {
   previousRuns = remembered;
   return out;
 }
+
+/** A word the segmenter sees in a text's CJK runs, with its code-unit span in the (NFKC) text. */
+export interface CjkWord {
+  word: string;
+  start: number;
+  end: number;
+}
+
+const CJK_RUN = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u30FC]+/gu;
+
+/** The segmenter's words inside the CJK runs of `text` (NFKC), in order (for query analysis, not indexing). */
+export function cjkWords(text: string): CjkWord[] {
+  const out: CjkWord[] = [];
+  for (const run of text.normalize('NFKC').matchAll(CJK_RUN)) {
+    for (const seg of segmenter.segment(run[0])) {
+      if (seg.isWordLike === false) continue;
+      const start = run.index! + seg.index;
+      out.push({ word: seg.segment, start, end: start + seg.segment.length });
+    }
+  }
+  return out;
+}
