@@ -79,6 +79,9 @@ export const TurnInfo = z.object({
   depth: SearchDepth.optional(),
   /** Stage figures of the automatic search's enhancements, when any was asked for. */
   enhance: SearchEnhancement.optional(),
+  /** The model's reasoning (`reasoning_content`, `reasoning`, Ollama's `thinking` or `<think>` blocks) and how long it
+   *  reasoned, ms; absent when it showed none. Shown folded under the answer; exported only when asked. */
+  thinking: z.object({ text: z.string(), ms: z.number() }).optional(),
 });
 export type TurnInfo = z.infer<typeof TurnInfo>;
 
@@ -151,6 +154,8 @@ export const RunningTurn = z.object({
   userMessageId: z.string(),
   /** The answer streamed so far. */
   text: z.string(),
+  /** The model's reasoning streamed so far (absent when none). */
+  thinking: z.string().optional(),
   steps: z.array(TurnStep),
 });
 export type RunningTurn = z.infer<typeof RunningTurn>;

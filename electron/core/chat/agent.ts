@@ -57,6 +57,9 @@ export interface AgentDeps {
   /** Searches already made this turn (the automatic one counts). */
   searchesUsed: number;
   onToken(text: string): void;
+  /** Reasoning as it streams; `takesBack`: that many characters of the answer given so far were reasoning (the caller
+   *  removes them; they lead `text`). Default: reasoning is only gathered into the result. */
+  onThinking?(text: string, takesBack: number): void;
 }
 
 const EXPECTED: Record<string, string> = {
@@ -167,6 +170,10 @@ export interface AgentResult {
   unreadableLines: number;
   /** Rounds that ended in tool calls. */
   toolRounds: number;
+  /** The model's reasoning, every round's joined (empty when it showed none). */
+  thinking: string;
+  /** How long the model reasoned, ms: from a round's first chunk to the end of its reasoning, summed over rounds. */
+  thinkingMs: number;
 }
 
 /** One round's stream: its text and tool calls, or why it was cut. */
@@ -194,8 +201,12 @@ async function streamRound(
   const { maxAnswerChars, maxAnswerTokens } = deps.limits;
   const options = { num_ctx: deps.numCtx, num_predict: maxAnswerTokens };
   const request = { model: deps.model, messages, tools, think: deps.think, signal: deps.signal, options };
+  const clock = { start: performance.now(), thought: null as number | null };
   for await (const chunk of deps.llm.chat(request)) {
-    if (chunk.type === 'token') {
+    if (chunk.type === 'thinking') {
+      takeThinking(deps, round, result, chunk);
+      clock.thought = performance.now();
+    } else if (chunk.type === 'token') {
       const text = fitText(chunk.text, maxAnswerChars - result.answer.length);
       round.text += text;
       result.answer += text;
@@ -214,7 +225,19 @@ async function streamRound(
       round.truncated = `The model stopped at its answer-length limit (num_predict ${maxAnswerTokens} tokens).`;
     }
   }
+  if (clock.thought !== null) result.thinkingMs += Math.round(clock.thought - clock.start);
   return round;
+}
+
+/** Gather reasoning; answer text it takes back (an orphan `</think>`) leaves the round's and the turn's answer. */
+function takeThinking(deps: AgentDeps, round: Round, result: AgentResult, chunk: { text: string; takesBack?: number }): void {
+  const back = Math.min(chunk.takesBack ?? 0, round.text.length);
+  if (back > 0) {
+    round.text = round.text.slice(0, round.text.length - back);
+    result.answer = result.answer.slice(0, result.answer.length - back);
+  }
+  result.thinking += chunk.text;
+  deps.onThinking?.(chunk.text, back);
 }
 
 /**
@@ -224,7 +247,7 @@ async function streamRound(
  * the text so far kept by `onToken`.
  */
 export async function runAgent(deps: AgentDeps, messages: LlmMessage[]): Promise<AgentResult> {
-  const result: AgentResult = { answer: '', truncated: null, unreadableLines: 0, toolRounds: 0 };
+  const result: AgentResult = { answer: '', truncated: null, unreadableLines: 0, toolRounds: 0, thinking: '', thinkingMs: 0 };
   const bad = { count: 0 };
   for (let round = 0; round < deps.limits.maxRounds; round++) {
     const lastRound = round === deps.limits.maxRounds - 1;

@@ -23,6 +23,13 @@ interface RunningTurn extends TurnOwner {
   answered: boolean;
 }
 
+/** Reasoning joins the turn's thinking; answer text it takes back leaves the answer so far. */
+function noteThinking(progress: TurnProgress, payload: { text: string; takesBack?: number }): void {
+  const back = Math.min(payload.takesBack ?? 0, progress.text.length);
+  if (back > 0) progress.text = progress.text.slice(0, progress.text.length - back);
+  progress.thinking = (progress.thinking ?? '') + payload.text;
+}
+
 /** Turns in progress, for cancelling and for a clean shutdown. */
 export class TurnRegistry {
   private readonly running = new Map<string, RunningTurn>();
@@ -64,6 +71,7 @@ export class TurnRegistry {
     const step = stepOfEvent(event, payload, progress.steps.some((s) => s.kind === 'answering'));
     if (step) progress.steps.push(step);
     if (event === 'answer.token') progress.text += (payload as { text: string }).text;
+    if (event === 'answer.thinking') noteThinking(progress, payload as { text: string; takesBack?: number });
   }
 
   /**

@@ -209,6 +209,8 @@ interface TurnState {
   toolRounds: number;
   /** An extractive answer brings its citations with it; a model's are parsed from its text and checked. */
   builtCitations: Citation[] | null;
+  /** The model's reasoning and how long it took (kept with the answer, shown folded, exported only when asked). */
+  thinking: { text: string; ms: number };
 }
 
 /** Search, then answer with the model (or extractively without one), filling `st`. Throws what the model throws. */
@@ -259,8 +261,14 @@ async function answer(req: TurnRequest, deps: TurnDeps, signal: AbortSignal, st:
       st.answer += text;
       onToken(text);
     },
+    onThinking: (text: string, takesBack: number) => {
+      if (takesBack > 0) st.answer = st.answer.slice(0, st.answer.length - takesBack);
+      st.thinking.text += text;
+      deps.events.emit('answer.thinking', { turnId: req.turnId, text, ...(takesBack > 0 ? { takesBack } : {}) });
+    },
   };
   const result = await runAgent(agentDeps, messages);
+  st.thinking.ms = result.thinkingMs;
   st.toolRounds = result.toolRounds;
   if (result.truncated) {
     st.status = 'truncated';
@@ -292,7 +300,7 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps, signal: AbortSig
   const st: TurnState = {
     t0: performance.now(), firstTokenMs: null, answer: '', trigger: shouldSearch(req.message, req.kbId !== null),
     picked: { down: 'not asked yet' }, retrieval: { state: 'none', passages: [], error: null, ms: null, refs: [] },
-    status: 'complete', failure: null, warnings: [], toolRounds: 0, builtCitations: null,
+    status: 'complete', failure: null, warnings: [], toolRounds: 0, builtCitations: null, thinking: { text: '', ms: 0 },
   };
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), deps.settings.maxTurnMs);
@@ -332,6 +340,7 @@ function finish(req: TurnRequest, deps: TurnDeps, st: TurnState, discarded: Turn
     ...(retrieval.query ? { query: retrieval.query } : {}),
     ...(req.depth ? { depth: req.depth } : {}),
     ...(retrieval.enhance ? { enhance: retrieval.enhance } : {}),
+    ...(st.thinking.text.trim() ? { thinking: st.thinking } : {}),
   };
   for (const warning of st.warnings) console.warn(`[sift] turn ${req.turnId}: ${warning}`);
   const keep = !discarded && (st.answer || status !== 'failed');

@@ -25,6 +25,7 @@ const WORDS = {
     page: (a: number, b: number) => (a === b ? `p. ${a}` : `pp. ${a}–${b}`),
     lines: (a: number, b: number) => `lines ${a}–${b}`,
     comma: ', ',
+    thought: (s: number) => `**The model's reasoning** (${s} s)`,
     version: { current: 'current version', superseded: 'superseded version', expired: 'expired version', undated: 'undated version' },
   },
   'zh-CN': {
@@ -34,6 +35,7 @@ const WORDS = {
     page: (a: number, b: number) => (a === b ? `第 ${a} 页` : `第 ${a}–${b} 页`),
     lines: (a: number, b: number) => `第 ${a}–${b} 行`,
     comma: '，',
+    thought: (s: number) => `**模型的推理过程**（${s} 秒）`,
     version: { current: '现行版本', superseded: '已被取代的版本', expired: '已失效的版本', undated: '未注明版本' },
   },
 } satisfies Record<ExportLanguage, unknown>;
@@ -127,6 +129,9 @@ export interface ExportSource {
   messageId?: string;
   /** ISO date of the export (a parameter so exports are reproducible in tests). */
   exportedAt: string;
+  /** Put each answer's reasoning (when the model showed some) before it, as a quotation. Default false: an export
+   *  holds answers, not the model's scratch work. */
+  includeThinking?: boolean;
 }
 
 /** The messages an export covers: all, or the chosen answer and the question right before it. */
@@ -158,10 +163,18 @@ export function toMarkdown(source: ExportSource): string {
       if (!source.messageId) parts.push(`## ${questionText(m.content)}`);
       continue;
     }
+    const thinking = m.turn?.thinking;
+    if (source.includeThinking && thinking?.text.trim()) parts.push(thinkingBlock(thinking, lang));
     const answer = footnotedAnswer(m, counter, lang);
     parts.push(answer.body.trim());
     notes.push(...answer.notes);
   }
   if (notes.length) parts.push(notes.join('\n\n'));
   return safeMarkdownLinks(`${parts.join('\n\n')}\n`);
+}
+
+/** An answer's reasoning as a quotation under a heading line with its duration. */
+function thinkingBlock(thinking: { text: string; ms: number }, lang: ExportLanguage): string {
+  const lines = [WORDS[lang].thought(Math.max(1, Math.round(thinking.ms / 1000))), '', ...thinking.text.trim().split('\n')];
+  return lines.map((line) => (line ? `> ${line}` : '>')).join('\n');
 }

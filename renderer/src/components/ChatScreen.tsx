@@ -138,7 +138,7 @@ function Thread({ kb, conversationId, live, openSource, follow }: ThreadProps) {
                 <UserMessage content={m.content} pages={pages} onOpen={openSource} />
                 {failed && <TurnProgress steps={failed.steps} running={false} />}
                 {failed && (
-                  <StreamingAnswer text={failed.text} error={failed.error ?? lostNote(t, failed)} onOpen={openSource} />
+                  <StreamingAnswer text={failed.text} thinking={failed.thinking} error={failed.error ?? lostNote(t, failed)} onOpen={openSource} />
                 )}
               </Fragment>
             );
@@ -147,7 +147,7 @@ function Thread({ kb, conversationId, live, openSource, follow }: ThreadProps) {
             <div key={t.turnId} className="live-turn">
               {!t.questionStored && <UserMessage content={t.question} pages={pages} onOpen={openSource} />}
               <TurnProgress steps={t.steps} running={t.running} />
-              <StreamingAnswer text={t.text} error={t.error} onOpen={openSource} />
+              <StreamingAnswer text={t.text} thinking={t.thinking} error={t.error} onOpen={openSource} />
             </div>
           ))}
         </div>

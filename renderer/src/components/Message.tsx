@@ -7,6 +7,7 @@ import { useChat } from '../state/chat';
 import { PartedAnswer } from './Answer';
 import { AnswerActions } from './AnswerActions';
 import { TurnFooter } from './References';
+import { Thinking } from './Thinking';
 
 /** What opening a source needs: a page path and, for a passage, its span. */
 export type OpenSource = (target: Pick<Passage, 'pagePath'> & Partial<Pick<Passage, 'start' | 'end'>>) => void;
@@ -43,6 +44,7 @@ export function AssistantMessage({ message, onOpen }: { message: ChatMessage; on
       ) : (
         <p className="muted">{t('chat.noText')}</p>
       )}
+      {message.turn?.thinking && <Thinking text={message.turn.thinking.text} ms={message.turn.thinking.ms} />}
       {message.turn && <TurnFooter turn={message.turn} error={error} onOpenPassage={onOpen} />}
       {message.turn?.provider && (
         <p className="answered-by muted">{t('providers.answeredBy', { provider: message.turn.provider, model: message.turn.model ?? '' })}</p>
@@ -53,15 +55,17 @@ export function AssistantMessage({ message, onOpen }: { message: ChatMessage; on
 }
 
 /** The answer while it streams: Markdown as it arrives (only its last block re-rendered), a caret, chips pending. */
-export function StreamingAnswer({ text, error, onOpen }: { text: string; error: string | null; onOpen: OpenSource }) {
+export function StreamingAnswer(props: { text: string; thinking?: string; error: string | null; onOpen: OpenSource }) {
+  const { text, thinking, error, onOpen } = props;
   const { t } = useTranslation();
   return (
     <div className="message assistant streaming" role="article" aria-label={t('chat.answer')} aria-busy={!error}>
       {text ? (
         <PartedAnswer content={text} turn={null} onOpenPassage={onOpen} streaming />
       ) : (
-        !error && <p className="thinking">{t('chat.thinking')}</p>
+        !error && !thinking && <p className="thinking">{t('chat.thinking')}</p>
       )}
+      {thinking && <Thinking text={thinking} ms={null} />}
       {error && (
         <p role="alert" className="turn-note failed">
           {error}

@@ -82,6 +82,9 @@ export const en = {
     yourMessage: 'Your message',
     answer: 'Answer',
     noText: '(no answer text)',
+    thinkingLive: 'Thinking…',
+    thoughtFor_one: 'Thought for {{count, number}} s',
+    thoughtFor_other: 'Thought for {{count, number}} s',
     thinking: 'Searching and thinking…',
     jumpToLatest: 'Jump to latest',
     showSteps: 'Show steps',
@@ -311,6 +314,7 @@ export const en = {
     pdfPage: 'page {{page, number}}',
   },
   export: {
+    includeThinking: "Include the model's reasoning (when it showed some)",
     copy: 'Copy as Markdown',
     copied: 'Copied',
     open: 'Export…',

@@ -79,6 +79,8 @@ export const zhCN: Translation = {
     yourMessage: '你的消息',
     answer: '回答',
     noText: '（没有回答内容）',
+    thinkingLive: '正在推理…',
+    thoughtFor_other: '推理了 {{count, number}} 秒',
     thinking: '正在搜索和思考…',
     jumpToLatest: '跳到最新',
     showSteps: '显示步骤',
@@ -302,6 +304,7 @@ export const zhCN: Translation = {
     pdfPage: '第 {{page, number}} 页',
   },
   export: {
+    includeThinking: '包含模型的推理过程（如有）',
     copy: '复制为 Markdown',
     copied: '已复制',
     open: '导出…',

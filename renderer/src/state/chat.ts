@@ -35,6 +35,8 @@ export interface LiveTurn {
   answerStored: boolean;
   /** The answer so far. */
   text: string;
+  /** The model's reasoning so far (absent when it showed none). */
+  thinking?: string;
   steps: TurnStep[];
   running: boolean;
   stopping: boolean;
@@ -229,6 +231,7 @@ function adopt(kbId: string, conversationId: string, running: RunningTurn): void
     const turn: LiveTurn = {
       turnId: running.turnId, kbId, conversationId, question: '', questionStored: true,
       userMessageId: running.userMessageId, answerStored: false, text, running: true,
+      ...(running.thinking ? { thinking: running.thinking } : {}),
       stopping: known?.stopping ?? false, error: null, since: known?.since ?? ++clock,
       steps: known && known.steps.length > running.steps.length ? known.steps : running.steps,
     };
@@ -309,6 +312,17 @@ function keepUnknown(turnId: string, text: string): void {
   if (unknownText.size > UNKNOWN_KEPT) unknownText.delete(unknownText.keys().next().value!);
 }
 
+/** Reasoning joins the turn's thinking; answer text it takes back (an orphan `</think>`) leaves the answer shown. */
+function thought(turnId: string, text: string, takesBack: number): void {
+  batcher.flush();
+  useChat.setState((s) => {
+    const turn = s.turns[turnId];
+    if (!turn) return s;
+    const kept = turn.text.slice(0, Math.max(0, turn.text.length - takesBack));
+    return { turns: { ...s.turns, [turnId]: { ...turn, text: kept, thinking: (turn.thinking ?? '') + text } } };
+  });
+}
+
 /** A turn started somewhere (maybe another tab): follow it when its conversation is shown here. */
 function turnStarted(turnId: string, conversationId: string): void {
   const s = useChat.getState();
@@ -333,6 +347,7 @@ client.subscribe('search.failed', onStep('search.failed'));
 client.subscribe('tool.called', onStep('tool.called'));
 client.subscribe('tool.result', onStep('tool.result'));
 client.subscribe('answer.token', ({ turnId, text }) => batcher.add(turnId, text));
+client.subscribe('answer.thinking', ({ turnId, text, takesBack }) => thought(turnId, text, takesBack ?? 0));
 client.subscribe('answer.done', ({ turnId, message, decision }) => {
   finish(turnId, message, { kind: 'done', status: message.turn?.status ?? 'complete', decision }, null);
 });
