@@ -46,15 +46,37 @@ export type Reference = z.infer<typeof Reference>;
 export const Decision = z.enum(['answered', 'refused', 'clarification', 'no_answer']);
 export type Decision = z.infer<typeof Decision>;
 
+/** One thing a running turn did so far, as its events said it: searches, tool calls, the start of the answer. */
+export const TurnStep = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('searching'), query: z.string(),
+    /** The message the query was rewritten from, and how it went when not by the model. */
+    rewrittenFrom: z.string().optional(),
+    note: z.string().optional(),
+  }),
+  z.object({
+    kind: z.literal('found'), count: z.number().int(), paths: z.array(z.string()),
+    /** Identifier-like words of the query that occur nowhere in the knowledge base. */
+    noExactMatch: z.array(z.string()).optional(),
+  }),
+  z.object({ kind: z.literal('empty'), noExactMatch: z.array(z.string()).optional() }),
+  z.object({ kind: z.literal('search-failed'), message: z.string() }),
+  z.object({ kind: z.literal('tool'), name: z.string() }),
+  z.object({ kind: z.literal('tool-result'), name: z.string(), ok: z.boolean(), summary: z.string() }),
+  z.object({ kind: z.literal('answering') }),
+]);
+export type TurnStep = z.infer<typeof TurnStep>;
+
 /** What a turn did, stored with the assistant's message. */
 export const TurnInfo = z.object({
   turnId: z.string(),
   /**
-   * complete; cancelled (partial answer kept); failed (partial kept); llm_unavailable (extractive answer);
-   * truncated (cut at the maximum answer length or turn time, partial kept); incomplete (parts of the model's
-   * stream could not be read and were dropped). `warnings` says why.
+   * complete; cancelled (stopped by a person, partial answer kept); failed (partial kept); llm_unavailable
+   * (extractive answer); truncated (cut at the maximum answer length or turn time, partial kept); incomplete (parts
+   * of the model's stream could not be read and were dropped); interrupted (Sift itself was shutting down, partial
+   * kept). `warnings` says why.
    */
-  status: z.enum(['complete', 'cancelled', 'failed', 'llm_unavailable', 'truncated', 'incomplete']),
+  status: z.enum(['complete', 'cancelled', 'failed', 'llm_unavailable', 'truncated', 'incomplete', 'interrupted']),
   searched: z.boolean(),
   /** Why the turn did or did not search (trigger policy). */
   trigger: z.string(),
@@ -82,6 +104,9 @@ export const TurnInfo = z.object({
   /** The model's reasoning (`reasoning_content`, `reasoning`, Ollama's `thinking` or `<think>` blocks) and how long it
    *  reasoned, ms; absent when it showed none. Shown folded under the answer; exported only when asked. */
   thinking: z.object({ text: z.string(), ms: z.number() }).optional(),
+  /** What the turn did, as its events said it (searches, tools, the start of the answer), so a reloaded thread shows
+   *  the same line above the answer as it did live. Absent on messages stored before it existed. */
+  steps: z.array(TurnStep).optional(),
 });
 export type TurnInfo = z.infer<typeof TurnInfo>;
 
@@ -123,26 +148,6 @@ export const LlmStatus = z.object({
 });
 export type LlmStatus = z.infer<typeof LlmStatus>;
 
-/** One thing a running turn did so far, as its events said it: searches, tool calls, the start of the answer. */
-export const TurnStep = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('searching'), query: z.string(),
-    /** The message the query was rewritten from, and how it went when not by the model. */
-    rewrittenFrom: z.string().optional(),
-    note: z.string().optional(),
-  }),
-  z.object({
-    kind: z.literal('found'), count: z.number().int(), paths: z.array(z.string()),
-    /** Identifier-like words of the query that occur nowhere in the knowledge base. */
-    noExactMatch: z.array(z.string()).optional(),
-  }),
-  z.object({ kind: z.literal('empty'), noExactMatch: z.array(z.string()).optional() }),
-  z.object({ kind: z.literal('search-failed'), message: z.string() }),
-  z.object({ kind: z.literal('tool'), name: z.string() }),
-  z.object({ kind: z.literal('tool-result'), name: z.string(), ok: z.boolean(), summary: z.string() }),
-  z.object({ kind: z.literal('answering') }),
-]);
-export type TurnStep = z.infer<typeof TurnStep>;
 
 /**
  * A turn still being answered, as a client that (re)opens its conversation needs it to keep streaming: the

@@ -7,6 +7,14 @@ import type { RunningTurn as TurnProgress } from '../../../shared/chat-models';
 import { SiftError } from '../../../shared/errors';
 import { stepOfEvent } from '../../../shared/turn-steps';
 
+/** Abort reason of the turns still running when Sift shuts down: their partial answers are stored as `interrupted`,
+ *  not as stopped by a person. */
+export class TurnInterrupted extends SiftError {
+  constructor() {
+    super('cancelled', 'Sift was shutting down while this answer was being written.');
+  }
+}
+
 /** Whose a turn is. */
 export interface TurnOwner {
   conversationId: string;
@@ -117,9 +125,9 @@ export class TurnRegistry {
     return this.cancelWhere((t) => t.kbId === kbId, reason);
   }
 
-  /** Cancel every turn and wait for each to store what it had. */
+  /** Cancel every turn (as {@link TurnInterrupted}) and wait for each to store what it had. */
   async close(): Promise<void> {
-    await this.cancelWhere(() => true);
+    await this.cancelWhere(() => true, new TurnInterrupted());
   }
 
   private async cancelWhere(match: (turn: RunningTurn) => boolean, reason?: Error): Promise<number> {

@@ -5,10 +5,11 @@
  * Every step emits its event, in the contract's order.
  */
 import type Database from 'better-sqlite3';
-import type { ChatMessage, Citation, TurnInfo } from '../../../shared/chat-models';
+import type { ChatMessage, Citation, TurnInfo, TurnStep } from '../../../shared/chat-models';
 import { SiftError } from '../../../shared/errors';
 import type { Passage, SearchDepth, SearchEnhancement, SearchResult } from '../../../shared/models';
 import { BUILTIN_PROVIDER } from '../../../shared/settings';
+import { stepOfEvent } from '../../../shared/turn-steps';
 import { parseWikiRefs } from '../../../shared/wiki-refs';
 import { now } from '../store/context';
 import type { EventBus } from '../base/events';
@@ -24,8 +25,9 @@ import { extractiveAnswer, isOnlyHeading } from './extractive';
 import { kbQuestionOf } from './kb-questions';
 import { contextBudget, fitPassages, historyMessages, systemPrompt, userMessageWithContext, type RetrievalState } from './prompt';
 import { GLOSSARY_TOOL_NOTE } from './prompt';
-import { appendRetrievalLog } from './retrieval-log';
+import { appendRetrievalLog, logEnhance, logResult } from './retrieval-log';
 import { shouldSearch } from './trigger';
+import { TurnInterrupted } from './turn-registry';
 
 /** Passages quoted by the answer given without a model. */
 const EXTRACTIVE_PASSAGES = 5;
@@ -211,6 +213,8 @@ interface TurnState {
   builtCitations: Citation[] | null;
   /** The model's reasoning and how long it took (kept with the answer, shown folded, exported only when asked). */
   thinking: { text: string; ms: number };
+  /** The turn's steps as its events said them, stored so a reloaded thread shows them. */
+  steps: TurnStep[];
 }
 
 /** Search, then answer with the model (or extractively without one), filling `st`. Throws what the model throws. */
@@ -289,6 +293,10 @@ function stopped(st: TurnState, err: unknown, deadline: AbortSignal, signal: Abo
     const seconds = Math.round(maxTurnMs / 1000);
     st.warnings.push(`The turn was stopped at its maximum time (${seconds} s); the answer so far is kept.`);
     st.failure = null;
+  } else if (signal.reason instanceof TurnInterrupted) {
+    // The status says it (the UI words it); a warning would say it twice.
+    st.status = 'interrupted';
+    st.failure = null;
   } else st.status = st.failure.code === 'cancelled' ? 'cancelled' : 'failed';
 }
 
@@ -301,7 +309,13 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps, signal: AbortSig
     t0: performance.now(), firstTokenMs: null, answer: '', trigger: shouldSearch(req.message, req.kbId !== null),
     picked: { down: 'not asked yet' }, retrieval: { state: 'none', passages: [], error: null, ms: null, refs: [] },
     status: 'complete', failure: null, warnings: [], toolRounds: 0, builtCitations: null, thinking: { text: '', ms: 0 },
+    steps: [],
   };
+  const unheard = deps.events.onAny((event, payload) => {
+    if ((payload as { turnId?: unknown }).turnId !== req.turnId) return;
+    const next = stepOfEvent(event, payload, st.steps.some((x) => x.kind === 'answering'));
+    if (next) st.steps.push(next);
+  });
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), deps.settings.maxTurnMs);
   try {
@@ -310,6 +324,7 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps, signal: AbortSig
     stopped(st, err, deadline.signal, signal, deps.settings.maxTurnMs);
   } finally {
     clearTimeout(timer);
+    unheard();
   }
   try {
     return finish(req, deps, st, signal.reason instanceof TurnDiscarded ? signal.reason : null);
@@ -341,6 +356,7 @@ function finish(req: TurnRequest, deps: TurnDeps, st: TurnState, discarded: Turn
     ...(req.depth ? { depth: req.depth } : {}),
     ...(retrieval.enhance ? { enhance: retrieval.enhance } : {}),
     ...(st.thinking.text.trim() ? { thinking: st.thinking } : {}),
+    ...(st.steps.length > 0 ? { steps: st.steps } : {}),
   };
   for (const warning of st.warnings) console.warn(`[sift] turn ${req.turnId}: ${warning}`);
   const keep = !discarded && (st.answer || status !== 'failed');
@@ -363,20 +379,6 @@ function finish(req: TurnRequest, deps: TurnDeps, st: TurnState, discarded: Turn
     ...(retrieval.enhance ? { enhance: logEnhance(retrieval.enhance) } : {}),
   });
   return message;
-}
-
-/** A passage as one retrieval-log result: where, why, its score, and the enhanced search's figures when there are. */
-function logResult(p: Passage) {
-  const base = { path: p.pagePath, hitReason: p.hitReason, score: p.rrfScore, start: p.start, end: p.end };
-  const probes = p.probes ? { probes: p.probes } : {};
-  const rerank = p.rerankPosition !== undefined ? { rerankPosition: p.rerankPosition, rerankScore: p.rerankScore ?? null } : {};
-  return { ...base, ...probes, ...rerank };
-}
-
-/** The enhancements' figures for the log: probes by kind (HyDE text shortened), rerank, notes and times. */
-function logEnhance(e: SearchEnhancement) {
-  const probes = e.probes.map((p) => ({ kind: p.kind, text: p.kind === 'hyde' ? p.text.slice(0, 120) : p.text }));
-  return { probes, applied: e.applied, rerank: e.rerank, notes: e.notes, ms: e.ms };
 }
 
 function noAnswerWarning(toolRounds: number): string {

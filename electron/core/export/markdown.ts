@@ -21,6 +21,7 @@ const WORDS = {
   en: {
     exported: (date: string, kb: string) => `_Exported from Sift on ${date} · knowledge base “${kb}”_`,
     stopped: '_(stopped before the end)_',
+    interrupted: '_(cut off: Sift was shutting down while this answer was written)_',
     unresolved: (n: number) => `\\[${n}: unresolved\\]`,
     page: (a: number, b: number) => (a === b ? `p. ${a}` : `pp. ${a}–${b}`),
     lines: (a: number, b: number) => `lines ${a}–${b}`,
@@ -31,6 +32,7 @@ const WORDS = {
   'zh-CN': {
     exported: (date: string, kb: string) => `_由 Sift 导出于 ${date} · 知识库“${kb}”_`,
     stopped: '_（回答在结束前被停止）_',
+    interrupted: '_（回答被中断：撰写时 Sift 正在关闭）_',
     unresolved: (n: number) => `\\[${n}：无效引用\\]`,
     page: (a: number, b: number) => (a === b ? `第 ${a} 页` : `第 ${a}–${b} 页`),
     lines: (a: number, b: number) => `第 ${a}–${b} 行`,
@@ -117,6 +119,7 @@ export function footnotedAnswer(
   // A fence the answer never closed would run over everything after it, footnotes included.
   body = closeOpenFences(body);
   if (turn.status === 'cancelled') body += `\n\n${WORDS[lang].stopped}`;
+  if (turn.status === 'interrupted') body += `\n\n${WORDS[lang].interrupted}`;
   return { body, notes };
 }
 

@@ -14,7 +14,7 @@ import { EmptyState } from './EmptyState';
 import { HostedNotice } from './HostedNotice';
 import { AssistantMessage, StreamingAnswer, UserMessage, type OpenSource } from './Message';
 import { PageView } from './PageView';
-import { TurnProgress } from './TurnProgress';
+import { storedSteps, TurnProgress } from './TurnProgress';
 
 const NONE: never[] = [];
 
@@ -123,7 +123,10 @@ function Thread({ kb, conversationId, live, openSource, follow }: ThreadProps) {
         <div ref={content} className="thread-content">
           {messages.map((m) => {
             if (m.role === 'assistant') {
-              const steps = m.turn ? turns[m.turn.turnId]?.steps : undefined;
+              // Steps this window saw to the end, else those stored with the answer (after a reload or a lost host).
+              const seen = m.turn ? turns[m.turn.turnId]?.steps : undefined;
+              const whole = seen?.some((s) => s.kind === 'done' || s.kind === 'failed');
+              const steps = (whole ? seen : storedSteps(m.turn)) ?? seen;
               return (
                 <Fragment key={m.id}>
                   {steps && <TurnProgress steps={steps} running={false} />}

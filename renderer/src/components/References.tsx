@@ -26,6 +26,7 @@ export function TurnFooter({ turn, error, onOpenPassage }: TurnFooterProps) {
   const notes: string[] = [];
   // An extractive answer (Ollama unreachable) says so in its own text; the banner says what to do.
   if (turn.status === 'cancelled') notes.push(t('turn.cancelled'));
+  if (turn.status === 'interrupted') notes.push(t('turn.interrupted'));
   if (turn.status === 'failed') notes.push(t('turn.failed') + (error ? ` (${error})` : ''));
   if (turn.decision === 'refused') notes.push(t('turn.refused'));
   if (turn.decision === 'clarification') notes.push(t('turn.clarification'));
