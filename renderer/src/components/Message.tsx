@@ -1,8 +1,10 @@
 /** One message of a conversation: the person's question (with page references as chips) or an answer. */
+import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ChatMessage } from '../../../shared/chat-models';
 import type { PageSummary, Passage } from '../../../shared/models';
 import { splitRefs } from '../lib/mention';
+import { useRoving } from '../lib/roving';
 import { useChat } from '../state/chat';
 import { PartedAnswer } from './Answer';
 import { AnswerActions } from './AnswerActions';
@@ -37,10 +39,15 @@ export function AssistantMessage({ message, onOpen }: { message: ChatMessage; on
   const { t } = useTranslation();
   // Why a turn failed is not stored with the message; this window knows it for turns it ran.
   const error = useChat((s) => (message.turn ? (s.turns[message.turn.turnId]?.error ?? null) : null));
+  // The answer's citation chips are one Tab stop; the arrow keys move between them.
+  const chips = useRef<HTMLDivElement>(null);
+  const onChipKey = useRoving(chips, 'button.cite.valid');
   return (
     <div className="message assistant" role="article" aria-label={t('chat.answer')}>
       {message.content ? (
-        <PartedAnswer content={message.content} turn={message.turn} onOpenPassage={onOpen} streaming={false} />
+        <div ref={chips} className="answer-chips" onKeyDown={onChipKey}>
+          <PartedAnswer content={message.content} turn={message.turn} onOpenPassage={onOpen} streaming={false} />
+        </div>
       ) : (
         <p className="muted">{t('chat.noText')}</p>
       )}

@@ -2,12 +2,13 @@
  * What is under a finished answer: how the turn ended when that is worth saying, the references
  * list (built by code from the cited passages), and why each passage was found.
  */
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { TurnInfo } from '../../../shared/chat-models';
 import type { Passage } from '../../../shared/models';
 import { isMarkdownPath, renderQuote } from '../lib/page-markdown';
+import { useRoving } from '../lib/roving';
 import { whereOf } from './CitationChip';
 import { MarkdownNodes } from './MarkdownNodes';
 import { VersionBadge } from './VersionBadge';
@@ -38,6 +39,9 @@ export function TurnFooter({ turn, error, onOpenPassage }: TurnFooterProps) {
   notes.push(...(turn.warnings ?? []));
   // References that are glossary definitions say so (the reference itself carries no hit reason; its passage does).
   const glossaryIds = new Set(turn.passages.filter((p) => p.hitReason === 'glossary').map((p) => p.evidenceId));
+  // The reference cards are one Tab stop; the arrow keys move between them.
+  const list = useRef<HTMLOListElement>(null);
+  const onListKey = useRoving(list, 'button.reference-title');
   return (
     <div className="turn-footer">
       {notes.map((n) => (
@@ -48,7 +52,7 @@ export function TurnFooter({ turn, error, onOpenPassage }: TurnFooterProps) {
       {turn.references.length > 0 && (
         <section className="references" aria-label={t('turn.references')}>
           <h3>{t('turn.references')}</h3>
-          <ol>
+          <ol ref={list} onKeyDown={onListKey}>
             {turn.references.map((r) => (
               <li key={`${r.number}-${r.evidenceId}`} className="reference">
                 <div className="reference-head">

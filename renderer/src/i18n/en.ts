@@ -92,6 +92,18 @@ export const en = {
     disconnected: 'Lost the connection to Sift. Reconnecting…',
     lost: 'The connection to Sift was lost while this answer was being written.',
   },
+  shortcuts: {
+    title: 'Keyboard shortcuts',
+    focusQuestion: 'Go to the question box (from a text field: Ctrl+/, ⌘/ on macOS)',
+    showHelp: 'Show these shortcuts',
+    send: 'In the question box: send',
+    newLine: 'In the question box: a new line',
+    mention: 'In the question box: reference a page',
+    tab: 'Move between groups: an answer’s citations and its references are one stop each',
+    arrows: 'Move between the citations (or references) of one answer',
+    openSource: 'On a citation or reference: open its source beside the thread',
+    close: 'Close the source (focus goes back to the citation that opened it) or a dialog',
+  },
   composer: {
     question: 'Question',
     help: 'Enter to send · Shift+Enter for a new line · @ to reference a page',

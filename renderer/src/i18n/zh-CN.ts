@@ -88,6 +88,18 @@ export const zhCN: Translation = {
     disconnected: '与 Sift 的连接已断开，正在重新连接…',
     lost: '写这条回答时与 Sift 的连接断开了。',
   },
+  shortcuts: {
+    title: '键盘快捷键',
+    focusQuestion: '转到提问框（在输入框中时：Ctrl+/，macOS 上为 ⌘/）',
+    showHelp: '显示这些快捷键',
+    send: '在提问框中：发送',
+    newLine: '在提问框中：换行',
+    mention: '在提问框中：引用页面',
+    tab: '在各组之间移动：一个回答的引用和参考来源各算一站',
+    arrows: '在同一回答的引用（或参考来源）之间移动',
+    openSource: '在引用或参考来源上：在对话旁打开其来源',
+    close: '关闭来源（焦点回到打开它的引用）或对话框',
+  },
   composer: {
     question: '问题',
     help: 'Enter 发送 · Shift+Enter 换行 · @ 引用页面',
