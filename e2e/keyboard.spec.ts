@@ -12,17 +12,21 @@ import { tokens } from './replies';
 /** An answer citing passages 1–3 over and over: 24 chips, as a long answer has. */
 const CHIPPY = Array.from({ length: 24 }, (_, i) => `Point ${i + 1} holds [${(i % 3) + 1}].`).join(' ');
 
+/** The page's focused element as these tests read it (this e2e code has no DOM types). */
+type Focused = { id: string; getAttribute(name: string): string | null; textContent: string | null; blur(): void } | null;
+type PageGlobals = { document: { activeElement: Focused } };
+
 /** The focused element, described: its accessible name or text, and whether it is the question box. */
 function focused(page: Page) {
   return page.evaluate(() => {
-    const el = document.activeElement as HTMLElement | null;
+    const el = (globalThis as unknown as PageGlobals).document.activeElement;
     return { label: el?.getAttribute('aria-label') ?? el?.textContent?.trim() ?? '', question: el?.id === 'composer-question' };
   });
 }
 
 /** Tab from the start of the page until the question box has focus; the number of presses it took. */
 async function tabsToQuestion(page: Page): Promise<number> {
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.evaluate(() => (globalThis as unknown as PageGlobals).document.activeElement?.blur());
   for (let n = 1; n <= 400; n++) {
     await page.keyboard.press('Tab');
     if ((await focused(page)).question) return n;
@@ -75,7 +79,7 @@ test('a conversation walked by keyboard only', async ({ page, served }, testInfo
   await page.keyboard.press('/');
   expect((await focused(page)).question).toBe(true);
   await expect(page.getByLabel('Question')).toHaveValue('');
-  for (let n = 0; n < 12 && !(await firstChip.evaluate((el) => el === document.activeElement)); n++) await page.keyboard.press('Shift+Tab');
+  for (let n = 0; n < 12 && !(await firstChip.evaluate((el) => el === el.ownerDocument.activeElement)); n++) await page.keyboard.press('Shift+Tab');
   await expect(firstChip).toBeFocused();
   await page.keyboard.press('ArrowRight');
   await expect(last.getByRole('button', { name: /^Citation 2: / }).first()).toBeFocused();
