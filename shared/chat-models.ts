@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { Passage, Provenance, SearchDepth, SearchEnhancement, Timestamp } from './models';
+import { SaidMap } from './said';
 
 /** One `[n]` in an answer, checked against the turn's passages. */
 export const Citation = z.object({
@@ -62,7 +63,11 @@ export const TurnStep = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('empty'), noExactMatch: z.array(z.string()).optional() }),
   z.object({ kind: z.literal('search-failed'), message: z.string() }),
   z.object({ kind: z.literal('tool'), name: z.string() }),
-  z.object({ kind: z.literal('tool-result'), name: z.string(), ok: z.boolean(), summary: z.string() }),
+  z.object({
+    kind: z.literal('tool-result'), name: z.string(), ok: z.boolean(), summary: z.string(),
+    /** The summary's code and parameters, when it is one of the core's messages. */
+    said: SaidMap.optional(),
+  }),
   z.object({ kind: z.literal('answering') }),
 ]);
 export type TurnStep = z.infer<typeof TurnStep>;
@@ -107,6 +112,9 @@ export const TurnInfo = z.object({
   /** What the turn did, as its events said it (searches, tools, the start of the answer), so a reloaded thread shows
    *  the same line above the answer as it did live. Absent on messages stored before it existed. */
   steps: z.array(TurnStep).optional(),
+  /** The code and parameters of each core message above (warnings, search error, enhancement notes), by its English
+   *  text, for the UI to say in its language (shared/said.ts). */
+  said: SaidMap.optional(),
 });
 export type TurnInfo = z.infer<typeof TurnInfo>;
 
@@ -145,6 +153,8 @@ export const LlmStatus = z.object({
   message: z.string().nullable(),
   /** The provider's name when it is not the built-in Ollama. */
   provider: z.string().optional(),
+  /** `message`'s code and parameters (shared/said.ts). */
+  said: SaidMap.optional(),
 });
 export type LlmStatus = z.infer<typeof LlmStatus>;
 

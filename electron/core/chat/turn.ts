@@ -10,6 +10,7 @@ import { SiftError } from '../../../shared/errors';
 import type { Passage, SearchDepth, SearchEnhancement, SearchResult } from '../../../shared/models';
 import { BUILTIN_PROVIDER } from '../../../shared/settings';
 import { stepOfEvent } from '../../../shared/turn-steps';
+import { say, saidMapOf } from '../../../shared/said';
 import { parseWikiRefs } from '../../../shared/wiki-refs';
 import { now } from '../store/context';
 import type { EventBus } from '../base/events';
@@ -174,7 +175,7 @@ async function pickModel(req: TurnRequest, deps: TurnDeps): Promise<ModelPick> {
   try {
     const model = req.model ?? deps.settings.model ?? (await deps.llm.listModels())[0]?.name;
     const name = deps.llm.label;
-    if (!model) return { down: name ? `${name} lists no model` : 'Ollama has no model installed' };
+    if (!model) return { down: name ? say('llm.listsNoModel', { name }).text : say('llm.noModelInstalled').text };
     // An unknown window is fine (the default is used); an unreachable server means no model can answer.
     const own = await deps.llm.contextLength(model).catch((err: unknown) => {
       if (err instanceof SiftError && err.code === 'llm_unavailable') throw err;
@@ -182,7 +183,9 @@ async function pickModel(req: TurnRequest, deps: TurnDeps): Promise<ModelPick> {
     });
     return { model, window: own ? Math.min(own, deps.settings.numCtx) : null };
   } catch (err) {
-    if (err instanceof SiftError && err.code === 'llm_unavailable') return { down: `${deps.llm.label ?? 'Ollama'} is not reachable at ${deps.llm.host}` };
+    if (err instanceof SiftError && err.code === 'llm_unavailable') {
+      return { down: say('llm.unreachable', { name: deps.llm.label ?? 'Ollama', host: deps.llm.host }).text };
+    }
     throw err;
   }
 }
@@ -280,8 +283,7 @@ async function answer(req: TurnRequest, deps: TurnDeps, signal: AbortSignal, st:
   }
   if (result.unreadableLines > 0) {
     if (st.status === 'complete') st.status = 'incomplete';
-    const lines = `${result.unreadableLines} line(s)`;
-    st.warnings.push(`${lines} of the model server's answer could not be read and were dropped; it may be incomplete.`);
+    st.warnings.push(say('turn.unreadable', { count: result.unreadableLines }).text);
   }
 }
 
@@ -291,7 +293,7 @@ function stopped(st: TurnState, err: unknown, deadline: AbortSignal, signal: Abo
   if (deadline.aborted && !signal.aborted && st.failure.code === 'cancelled') {
     st.status = 'truncated';
     const seconds = Math.round(maxTurnMs / 1000);
-    st.warnings.push(`The turn was stopped at its maximum time (${seconds} s); the answer so far is kept.`);
+    st.warnings.push(say('turn.maxTime', { seconds }).text);
     st.failure = null;
   } else if (signal.reason instanceof TurnInterrupted) {
     // The status says it (the UI words it); a warning would say it twice.
@@ -357,6 +359,7 @@ function finish(req: TurnRequest, deps: TurnDeps, st: TurnState, discarded: Turn
     ...(retrieval.enhance ? { enhance: retrieval.enhance } : {}),
     ...(st.thinking.text.trim() ? { thinking: st.thinking } : {}),
     ...(st.steps.length > 0 ? { steps: st.steps } : {}),
+    ...saidOfTurn(st, retrieval),
   };
   for (const warning of st.warnings) console.warn(`[sift] turn ${req.turnId}: ${warning}`);
   const keep = !discarded && (st.answer || status !== 'failed');
@@ -366,7 +369,8 @@ function finish(req: TurnRequest, deps: TurnDeps, st: TurnState, discarded: Turn
   if (discarded) {
     deps.events.emit('answer.failed', { turnId, code: 'cancelled', message: discarded.message, partial: null });
   } else if (failure && status === 'failed') {
-    deps.events.emit('answer.failed', { turnId, code: failure.code, message: failure.message, partial: message });
+    const said = saidMapOf([failure.message]);
+    deps.events.emit('answer.failed', { turnId, code: failure.code, message: failure.message, partial: message, said });
   } else deps.events.emit('answer.done', { turnId, message: message!, citations, references, decision });
   appendRetrievalLog(deps.logsDir, {
     time: now(), conversationId: req.conversationId, kbId: req.kbId, messagePreview: req.message.slice(0, 120),
@@ -382,8 +386,15 @@ function finish(req: TurnRequest, deps: TurnDeps, st: TurnState, discarded: Turn
 }
 
 function noAnswerWarning(toolRounds: number): string {
-  if (toolRounds > 0) return `The model produced no answer: it spent its ${toolRounds} round(s) calling tools.`;
-  return 'The model produced no answer text.';
+  if (toolRounds > 0) return say('turn.noAnswerTools', { rounds: toolRounds }).text;
+  return say('turn.noAnswer').text;
+}
+
+/** The codes of the turn's core messages (shared/said.ts), by text: warnings, the search error, enhancement notes. */
+function saidOfTurn(st: TurnState, retrieval: Retrieval): { said?: TurnInfo['said'] } {
+  const e = retrieval.enhance;
+  const said = saidMapOf([...st.warnings, retrieval.error, ...(e?.notes ?? []), e?.rerank?.fallback]);
+  return Object.keys(said).length > 0 ? { said } : {};
 }
 
 function messageOf(err: unknown): string {

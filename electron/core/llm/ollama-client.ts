@@ -6,6 +6,7 @@
  */
 import { Ollama, type ChatResponse, type Message, type Tool } from 'ollama';
 import { SiftError } from '../../../shared/errors';
+import { say } from '../../../shared/said';
 import { positiveMs, RequestLimits } from './request-limits';
 import { ThinkSplitter } from './think-tags';
 import type { LlmChatRequest, LlmChunk, LlmClient, LlmClientOptions, LlmMessage, LlmModel, LlmPing, LlmTool } from './types';
@@ -173,15 +174,11 @@ function httpError(host: string, status: number, text: string, model: string | n
 }
 
 function unavailable(host: string, detail: string): SiftError {
-  return new SiftError(
-    'llm_unavailable',
-    `Cannot reach Ollama at ${host} (${detail}). Start it with \`ollama serve\` (or open the Ollama app), ` +
-      'or check the Ollama address in Settings.',
-  );
+  return new SiftError('llm_unavailable', say('llm.cannotReach', { host, detail }).text);
 }
 
 function cutMidAnswer(host: string): SiftError {
-  return new SiftError('llm_error', `The connection to Ollama was cut mid-answer (${host}); try again.`);
+  return new SiftError('llm_error', say('llm.cutMidAnswer', { host }).text);
 }
 
 async function* streamChat(settings: Settings, request: LlmChatRequest): AsyncGenerator<LlmChunk> {

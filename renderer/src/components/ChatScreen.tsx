@@ -178,7 +178,10 @@ function Thread({ kb, conversationId, live, openSource, follow }: ThreadProps) {
                 <UserMessage content={m.content} pages={pages} onOpen={openSource} />
                 {failed && <TurnProgress steps={failed.steps} running={false} />}
                 {failed && (
-                  <StreamingAnswer text={failed.text} thinking={failed.thinking} error={failed.error ?? lostNote(t, failed)} onOpen={openSource} />
+                  <StreamingAnswer
+                    text={failed.text} thinking={failed.thinking} error={failed.error ?? lostNote(t, failed)}
+                    errorSaid={failed.errorSaid} onOpen={openSource}
+                  />
                 )}
               </Fragment>
             );
@@ -187,7 +190,7 @@ function Thread({ kb, conversationId, live, openSource, follow }: ThreadProps) {
             <div key={t.turnId} className="live-turn">
               {!t.questionStored && <UserMessage content={t.question} pages={pages} onOpen={openSource} />}
               <TurnProgress steps={t.steps} running={t.running} />
-              <StreamingAnswer text={t.text} thinking={t.thinking} error={t.error} onOpen={openSource} />
+              <StreamingAnswer text={t.text} thinking={t.thinking} error={t.error} errorSaid={t.errorSaid} onOpen={openSource} />
             </div>
           ))}
         </div>

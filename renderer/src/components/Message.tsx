@@ -10,6 +10,8 @@ import { PartedAnswer } from './Answer';
 import { AnswerActions } from './AnswerActions';
 import { TurnFooter } from './References';
 import { Thinking } from './Thinking';
+import { spoken } from '../lib/spoken';
+import type { SaidMap } from '../../../shared/said';
 
 /** What opening a source needs: a page path and, for a passage, its span. */
 export type OpenSource = (target: Pick<Passage, 'pagePath'> & Partial<Pick<Passage, 'start' | 'end'>>) => void;
@@ -38,7 +40,8 @@ export function UserMessage({ content, pages, onOpen }: { content: string; pages
 export function AssistantMessage({ message, onOpen }: { message: ChatMessage; onOpen: OpenSource }) {
   const { t } = useTranslation();
   // Why a turn failed is not stored with the message; this window knows it for turns it ran.
-  const error = useChat((s) => (message.turn ? (s.turns[message.turn.turnId]?.error ?? null) : null));
+  const live = useChat((s) => (message.turn ? s.turns[message.turn.turnId] : undefined));
+  const error = live?.error ? spoken(t, live.error, live.errorSaid) : null;
   // The answer's citation chips are one Tab stop; the arrow keys move between them.
   const chips = useRef<HTMLDivElement>(null);
   const onChipKey = useRoving(chips, 'button.cite.valid');
@@ -62,9 +65,10 @@ export function AssistantMessage({ message, onOpen }: { message: ChatMessage; on
 }
 
 /** The answer while it streams: Markdown as it arrives (only its last block re-rendered), a caret, chips pending. */
-export function StreamingAnswer(props: { text: string; thinking?: string; error: string | null; onOpen: OpenSource }) {
-  const { text, thinking, error, onOpen } = props;
+export function StreamingAnswer(props: { text: string; thinking?: string; error: string | null; errorSaid?: SaidMap; onOpen: OpenSource }) {
+  const { text, thinking, onOpen } = props;
   const { t } = useTranslation();
+  const error = props.error && spoken(t, props.error, props.errorSaid);
   return (
     <div className="message assistant streaming" role="article" aria-label={t('chat.answer')} aria-busy={!error}>
       {text ? (

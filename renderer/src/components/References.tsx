@@ -12,6 +12,7 @@ import { useRoving } from '../lib/roving';
 import { whereOf } from './CitationChip';
 import { MarkdownNodes } from './MarkdownNodes';
 import { VersionBadge } from './VersionBadge';
+import { spoken } from '../lib/spoken';
 
 /** Props of {@link TurnFooter}. */
 export interface TurnFooterProps {
@@ -34,9 +35,9 @@ export function TurnFooter({ turn, error, onOpenPassage }: TurnFooterProps) {
   if (turn.status === 'truncated') notes.push(t('turn.truncated'));
   if (turn.status === 'incomplete') notes.push(t('turn.incomplete'));
   if (turn.decision === 'no_answer') notes.push(t('turn.noAnswer'));
-  if (turn.searchError) notes.push(t('turn.searchFailed', { error: turn.searchError }));
+  if (turn.searchError) notes.push(t('turn.searchFailed', { error: spoken(t, turn.searchError, turn.said) }));
   // The core's own words on what went wrong (which limit, how many lines were lost), after the summary above.
-  notes.push(...(turn.warnings ?? []));
+  notes.push(...(turn.warnings ?? []).map((w) => spoken(t, w, turn.said)));
   // References that are glossary definitions say so (the reference itself carries no hit reason; its passage does).
   const glossaryIds = new Set(turn.passages.filter((p) => p.hitReason === 'glossary').map((p) => p.evidenceId));
   // The reference cards are one Tab stop; the arrow keys move between them.
@@ -109,9 +110,11 @@ function searchLines(turn: TurnInfo, t: TFunction): string[] {
     lines.push(`${t('turn.searchedFor', { query: q.text })} (${how})`);
   }
   const rerank = turn.enhance?.rerank;
-  if (rerank?.fallback) lines.push(t('turn.rerankFallback', { kind: rerank.kind, reason: rerank.fallback }));
+  if (rerank?.fallback) lines.push(t('turn.rerankFallback', { kind: rerank.kind, reason: spoken(t, rerank.fallback, turn.said) }));
   // The core's own words on what did not run and why (no model, keyword-only, reranker not available).
-  for (const note of turn.enhance?.notes ?? []) if (!turn.warnings?.includes(note)) lines.push(t('turn.enhanceNote', { note }));
+  for (const note of turn.enhance?.notes ?? []) {
+    if (!turn.warnings?.includes(note)) lines.push(t('turn.enhanceNote', { note: spoken(t, note, turn.said) }));
+  }
   return lines;
 }
 

@@ -8,6 +8,7 @@ import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { TurnInfo } from '../../../shared/chat-models';
 import type { TurnStep } from '../state/chat';
+import { spoken } from '../lib/spoken';
 
 /** The words for a turn step, in the UI's language. */
 export function stepText(step: TurnStep, t: TFunction): string {
@@ -26,8 +27,8 @@ export function stepText(step: TurnStep, t: TFunction): string {
       return t('steps.tool', { name: step.name });
     case 'tool-result':
       // A tool's summary comes from the core and is shown as it is.
-      if (step.ok) return step.summary || t('steps.toolDone', { name: step.name });
-      return t('steps.toolFailed', { name: step.name, summary: step.summary });
+      if (step.ok) return spoken(t, step.summary, step.said) || t('steps.toolDone', { name: step.name });
+      return t('steps.toolFailed', { name: step.name, summary: spoken(t, step.summary, step.said) });
     case 'answering':
       return t('steps.answering');
     case 'done':
@@ -37,7 +38,7 @@ export function stepText(step: TurnStep, t: TFunction): string {
       if (step.status === 'llm_unavailable') return t('steps.extractive');
       return t('steps.done');
     case 'failed':
-      return t('steps.failed', { message: step.message });
+      return t('steps.failed', { message: spoken(t, step.message, step.said) });
   }
 }
 

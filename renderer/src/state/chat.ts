@@ -14,12 +14,13 @@ import { i18n } from '../i18n';
 import { rememberConversation, rememberedConversation } from '../lib/open-conversation';
 import { joinSnapshot, TokenBatcher } from '../lib/stream-text';
 import { useLlm } from './llm';
+import type { SaidMap } from '../../../shared/said';
 
 /** One thing a turn did, in the order it happened. */
 export type TurnStep =
   | RunningStep
   | { kind: 'done'; status: TurnInfo['status']; decision: Decision }
-  | { kind: 'failed'; message: string };
+  | { kind: 'failed'; message: string; said?: SaidMap };
 
 /** A turn this window follows: started here, or found running in a conversation it shows. */
 export interface LiveTurn {
@@ -42,6 +43,8 @@ export interface LiveTurn {
   stopping: boolean;
   /** Why the turn failed, when it did. */
   error: string | null;
+  /** `error`'s code and parameters (shared/said.ts), when it is one of the core's messages. */
+  errorSaid?: SaidMap;
   /** True when the connection to the host was lost while it ran (its end was not heard). */
   lost?: boolean;
   /** When this window began following it (see `clock`): a snapshot asked for earlier knows nothing of it. */
@@ -268,7 +271,7 @@ function step(turnId: string, next: TurnStep, change: Partial<LiveTurn> = {}): v
 }
 
 /** Put a turn's stored message into its conversation and close the turn. */
-function finish(turnId: string, message: ChatMessage | null, last: TurnStep, error: string | null): void {
+function finish(turnId: string, message: ChatMessage | null, last: TurnStep, error: string | null, said?: SaidMap): void {
   batcher.flush();
   unknownText.delete(turnId);
   useChat.setState((s) => {
@@ -281,7 +284,7 @@ function finish(turnId: string, message: ChatMessage | null, last: TurnStep, err
       ? { ...s.messages, [message.conversationId]: [...(s.messages[message.conversationId] ?? []).filter((m) => m.id !== message.id), message] }
       : s.messages;
     if (!turn) return { messages };
-    const ended = { ...turn, running: false, stopping: false, error, answerStored: !!message, steps: [...turn.steps, last] };
+    const ended = { ...turn, running: false, stopping: false, error, errorSaid: said, answerStored: !!message, steps: [...turn.steps, last] };
     return { messages, turns: { ...s.turns, [turnId]: ended } };
   });
   const turn = useChat.getState().turns[turnId];
@@ -351,6 +354,6 @@ client.subscribe('answer.thinking', ({ turnId, text, takesBack }) => thought(tur
 client.subscribe('answer.done', ({ turnId, message, decision }) => {
   finish(turnId, message, { kind: 'done', status: message.turn?.status ?? 'complete', decision }, null);
 });
-client.subscribe('answer.failed', ({ turnId, message, partial }) => {
-  finish(turnId, partial, { kind: 'failed', message }, message);
+client.subscribe('answer.failed', ({ turnId, message, partial, said }) => {
+  finish(turnId, partial, { kind: 'failed', message, said }, message, said);
 });
