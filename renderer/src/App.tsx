@@ -85,7 +85,8 @@ function useShortcuts() {
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || e.isComposing || document.querySelector('dialog[open]')) return;
-      const action = shortcutOf({ key: e.key, ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey, inField: isTextField(e.target) });
+      const { key, ctrlKey, metaKey, altKey } = e;
+      const action = shortcutOf({ key, ctrlKey, metaKey, altKey, inField: isTextField(e.target) });
       if (!action) return;
       e.preventDefault();
       if (action === 'show-shortcuts') return useUi.getState().setShortcutsOpen(true);

@@ -232,7 +232,7 @@ async function streamRound(
 }
 
 /** Gather reasoning; answer text it takes back (an orphan `</think>`) leaves the round's and the turn's answer. */
-function takeThinking(deps: AgentDeps, round: Round, result: AgentResult, chunk: { text: string; takesBack?: number }): void {
+function takeThinking(deps: AgentDeps, round: Round, result: AgentResult, chunk: { text: string; takesBack?: number }) {
   const back = Math.min(chunk.takesBack ?? 0, round.text.length);
   if (back > 0) {
     round.text = round.text.slice(0, round.text.length - back);
@@ -249,7 +249,9 @@ function takeThinking(deps: AgentDeps, round: Round, result: AgentResult, chunk:
  * the text so far kept by `onToken`.
  */
 export async function runAgent(deps: AgentDeps, messages: LlmMessage[]): Promise<AgentResult> {
-  const result: AgentResult = { answer: '', truncated: null, unreadableLines: 0, toolRounds: 0, thinking: '', thinkingMs: 0 };
+  const result: AgentResult = {
+    answer: '', truncated: null, unreadableLines: 0, toolRounds: 0, thinking: '', thinkingMs: 0,
+  };
   const bad = { count: 0 };
   for (let round = 0; round < deps.limits.maxRounds; round++) {
     const lastRound = round === deps.limits.maxRounds - 1;

@@ -163,7 +163,8 @@ export function chatHandlers(
       const host = llm.host;
       if (llm.label) return providerStatus(llm, ping, deps.settings().model ?? null);
       if (!ping.ok) {
-        return withSaid({ reachable: false, host, version: null, models: [], model: null, message: say('status.ollamaDown', { host }).text });
+        const message = say('status.ollamaDown', { host }).text;
+        return withSaid({ reachable: false, host, version: null, models: [], model: null, message });
       }
       const models = (await llm.listModels().catch(() => [])).map((m) => m.name);
       const model = deps.settings().model ?? models[0] ?? null;

@@ -12,7 +12,12 @@ import type { PdfRenderer } from './pdf';
 import { fixPdfRadicals } from './pdf-unicode';
 
 /** Everything an export needs, read from the app database. */
-function sourceOf(db: Database.Database, conversationId: string, messageId: string | undefined, includeThinking = false): ExportSource {
+function sourceOf(
+  db: Database.Database,
+  conversationId: string,
+  messageId: string | undefined,
+  includeThinking = false,
+): ExportSource {
   const conversation = getConversation(db, conversationId);
   const kbName = (db.prepare(`SELECT name FROM knowledge_bases WHERE id = ?`).pluck().get(conversation.kbId) as string | undefined) ?? conversation.kbId;
   const messages = listMessages(db, conversationId);

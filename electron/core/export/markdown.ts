@@ -178,6 +178,7 @@ export function toMarkdown(source: ExportSource): string {
 
 /** An answer's reasoning as a quotation under a heading line with its duration. */
 function thinkingBlock(thinking: { text: string; ms: number }, lang: ExportLanguage): string {
-  const lines = [WORDS[lang].thought(Math.max(1, Math.round(thinking.ms / 1000))), '', ...thinking.text.trim().split('\n')];
+  const seconds = Math.max(1, Math.round(thinking.ms / 1000));
+  const lines = [WORDS[lang].thought(seconds), '', ...thinking.text.trim().split('\n')];
   return lines.map((line) => (line ? `> ${line}` : '>')).join('\n');
 }

@@ -32,7 +32,8 @@ export class ThinkSplitter {
         yield* this.atTag(found.tag, before);
         continue;
       }
-      const keep = this.inside ? partialTagLength(rest, CLOSE) : Math.max(partialTagLength(rest, OPEN), partialTagLength(rest, CLOSE));
+      const closing = partialTagLength(rest, CLOSE);
+      const keep = this.inside ? closing : Math.max(partialTagLength(rest, OPEN), closing);
       const out = rest.slice(0, rest.length - keep);
       if (out) yield this.chunk(out);
       this.held = rest.slice(rest.length - keep);
@@ -72,7 +73,7 @@ export class ThinkSplitter {
       const takesBack = this.given.length;
       this.given = '';
       this.tagged = true;
-      if (thought) yield takesBack > 0 ? { type: 'thinking', text: thought, takesBack } : { type: 'thinking', text: thought };
+      if (thought) yield { type: 'thinking', text: thought, ...(takesBack > 0 ? { takesBack } : {}) };
       return;
     }
     // A stray close after a block: the tag is dropped, the text around it stays answer.

@@ -190,7 +190,9 @@ function Thread({ kb, conversationId, live, openSource, follow }: ThreadProps) {
             <div key={t.turnId} className="live-turn">
               {!t.questionStored && <UserMessage content={t.question} pages={pages} onOpen={openSource} />}
               <TurnProgress steps={t.steps} running={t.running} />
-              <StreamingAnswer text={t.text} thinking={t.thinking} error={t.error} errorSaid={t.errorSaid} onOpen={openSource} />
+              <StreamingAnswer
+                text={t.text} thinking={t.thinking} error={t.error} errorSaid={t.errorSaid} onOpen={openSource}
+              />
             </div>
           ))}
         </div>

@@ -88,13 +88,22 @@ export function placePreview(chip: DOMRect, size: { width: number; height: numbe
   const below = chip.bottom + 6;
   const above = chip.top - 6 - size.height;
   const fitsBelow = below + size.height <= bounds.bottom - EDGE;
-  const top = fitsBelow || above < bounds.top + EDGE ? Math.max(bounds.top + EDGE, Math.min(below, bounds.bottom - EDGE - size.height)) : above;
+  const lowest = bounds.bottom - EDGE - size.height;
+  const top = fitsBelow || above < bounds.top + EDGE ? Math.max(bounds.top + EDGE, Math.min(below, lowest)) : above;
   const left = Math.max(bounds.left + EDGE, Math.min(chip.left - size.width * 0.3, bounds.right - EDGE - size.width));
   return { top: Math.round(top), left: Math.round(left) };
 }
 
 /** The hover preview of a valid citation, fixed in the window beside its chip. */
-function Preview(props: { id: string; passage: Passage; where: string; unverified: boolean; anchor: RefObject<HTMLButtonElement | null> }) {
+interface PreviewProps {
+  id: string;
+  passage: Passage;
+  where: string;
+  unverified: boolean;
+  anchor: RefObject<HTMLButtonElement | null>;
+}
+
+function Preview(props: PreviewProps) {
   const { id, passage, where, unverified, anchor } = props;
   const { t } = useTranslation();
   const box = useRef<HTMLSpanElement>(null);
@@ -110,7 +119,8 @@ function Preview(props: { id: string; passage: Passage; where: string; unverifie
     // The thread (the chip's scrolling ancestor) bounds it too: a preview never hangs over the composer.
     const thread = chip.closest('.thread')?.getBoundingClientRect();
     const win = new DOMRect(0, 0, window.innerWidth, window.innerHeight);
-    const bounds = thread ? new DOMRect(win.left, Math.max(0, thread.top), win.width, Math.min(win.bottom, thread.bottom) - Math.max(0, thread.top)) : win;
+    const top = Math.max(0, thread?.top ?? 0);
+    const bounds = thread ? new DOMRect(win.left, top, win.width, Math.min(win.bottom, thread.bottom) - top) : win;
     setSpot(placePreview(chip.getBoundingClientRect(), { width: el.offsetWidth, height: el.offsetHeight }, bounds));
   }, [anchor]);
   const style = spot ? { top: spot.top, left: spot.left } : { visibility: 'hidden' as const };
