@@ -9,7 +9,9 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './fixtures';
-import { addFolderAndIndex, ask, closeSettings, createKb, lastAnswer, openSettings, showScreen, snap, waitTurnEnded } from './helpers';
+import {
+  addFolderAndIndex, ask, closeSettings, createKb, invokeCore, lastAnswer, openSettings, showScreen, snap, waitTurnEnded,
+} from './helpers';
 import { rewriteReply, slowReply, tokens } from './replies';
 
 test.beforeEach(async ({ page, served }) => {
@@ -119,13 +121,20 @@ test('a step too long for its line ends in an ellipsis and shows its whole text 
   await waitTurnEnded(page, /^Done$/);
   const step = page.getByRole('list', { name: 'Turn progress' }).last().getByRole('listitem').first();
   await expect(step).toHaveAttribute('title', new RegExp(`${long}.*rewritten`));
-  const cut = await step.evaluate((el) => ({
+  // Polled: the ended turn's line replaces the live one as its answer is stored.
+  const cut = () => step.evaluate((el) => ({
     clipped: el.scrollWidth > el.clientWidth,
     ellipsis: el.ownerDocument.defaultView!.getComputedStyle(el).textOverflow,
-    fits: el.getBoundingClientRect().right <= el.closest('.thread-content')!.getBoundingClientRect().right + 1,
+    fits: el.getBoundingClientRect().right <= (el.closest('.thread-content')?.getBoundingClientRect().right ?? 0) + 1,
   }));
-  expect(cut).toEqual({ clipped: true, ellipsis: 'ellipsis', fits: true });
+  await expect.poll(cut).toEqual({ clipped: true, ellipsis: 'ellipsis', fits: true });
   await snap(page, testInfo, 'step-ellipsis-en');
+  const settings = await openSettings(page);
+  await settings.getByLabel('Language').selectOption('zh-CN');
+  await closeSettings(page);
+  const stepZh = page.getByRole('list', { name: '回答进度' }).last().getByRole('listitem').first();
+  await expect(stepZh).toHaveAttribute('title', new RegExp(`${long}.*追问已改写`));
+  await snap(page, testInfo, 'step-ellipsis-zh');
 });
 
 test('Enter in a second tab while the first tab’s answer runs says why nothing was sent', async ({ page, served, context }, testInfo) => {
@@ -145,6 +154,11 @@ test('Enter in a second tab while the first tab’s answer runs says why nothing
   await expect(other.getByRole('status').filter({ hasText: /^Not sent: an answer is still being written/ })).toBeVisible();
   await expect(other.getByLabel('Question')).toHaveValue('And the timeout?');
   await snap(other, testInfo, 'second-tab-waiting-en');
+  await invokeCore(served.url, 'settings.set', { patch: { language: 'zh-CN' } });
+  await ask(other, 'And the timeout?');
+  await expect(other.getByRole('status').filter({ hasText: /^未发送：此对话中仍有回答正在生成/ })).toBeVisible();
+  await snap(other, testInfo, 'second-tab-waiting-zh');
+  await invokeCore(served.url, 'settings.set', { patch: { language: 'en' } });
   await page.getByRole('button', { name: 'Stop answer' }).click();
   await expect(other.getByRole('status').filter({ hasText: /^Not sent/ })).toHaveCount(0);
   await other.close();
