@@ -44,7 +44,7 @@ export function lastAnswer(page: Page) {
 }
 
 /** Wait for the latest turn of the thread to end (its last step, above its answer, is no longer "Answering…"). */
-export async function waitTurnEnded(page: Page, last: RegExp = /^(Done|Stopped|Answered with passages only.*)$/): Promise<void> {
+export async function waitTurnEnded(page: Page, last: RegExp = /^(Done|Stopped|Cut off|Answered with passages only.*)$/): Promise<void> {
   const steps = page.getByRole('list', { name: 'Turn progress' }).last();
   await expect(steps.getByRole('listitem').last()).toHaveText(last, { timeout: 30_000 });
 }

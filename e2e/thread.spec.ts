@@ -196,9 +196,12 @@ test('a lost host is said so, the answer stops showing as answering, and the thr
 
     host = await startSift({ ...options, port: Number(new URL(host.url).port) });
     await expect(notice).toHaveCount(0, { timeout: 15_000 });
-    // The host stored the partial answer as it shut down; the reloaded thread shows it, stopped.
+    // The host stored the partial answer as it shut down; the reloaded thread shows it cut off, never "Stopped"
+    // (nobody pressed Stop), with the steps it had.
     await expect(lastAnswer(page)).toContainText('Sentence 1 of a long answer');
-    await expect(lastAnswer(page).getByText('Stopped. The partial answer is kept.')).toBeVisible();
+    await expect(lastAnswer(page).getByText(/^Cut off: Sift was closed or restarted/)).toBeVisible();
+    await expect(lastAnswer(page).getByText('Stopped. The partial answer is kept.')).toHaveCount(0);
+    await waitTurnEnded(page, /^Cut off$/);
     await expect(page.getByRole('button', { name: 'Stop answer' })).toHaveCount(0);
   } finally {
     await host.stop();

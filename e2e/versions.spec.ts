@@ -35,7 +35,7 @@ test('references and cited passages carry a version badge: current first, the ol
   // The hover preview of that citation shows the badge too.
   const number = await oldReference.locator('.reference-number').textContent();
   await answer.getByRole('button', { name: new RegExp(`^Citation ${number}: `) }).hover();
-  await expect(answer.getByRole('tooltip').locator('.version-badge')).toHaveText('Superseded · (2023版)');
+  await expect(page.getByRole('tooltip').locator('.version-badge')).toHaveText('Superseded · (2023版)');
   await snap(page, testInfo, 'versions-references');
   // The "why these passages" table names each passage's version.
   await answer.getByText(/Why these passages/).click();

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { Passage, Provenance, SearchDepth, SearchEnhancement, Timestamp } from './models';
+import { SaidMap } from './said';
 
 /** One `[n]` in an answer, checked against the turn's passages. */
 export const Citation = z.object({
@@ -46,15 +47,41 @@ export type Reference = z.infer<typeof Reference>;
 export const Decision = z.enum(['answered', 'refused', 'clarification', 'no_answer']);
 export type Decision = z.infer<typeof Decision>;
 
+/** One thing a running turn did so far, as its events said it: searches, tool calls, the start of the answer. */
+export const TurnStep = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('searching'), query: z.string(),
+    /** The message the query was rewritten from, and how it went when not by the model. */
+    rewrittenFrom: z.string().optional(),
+    note: z.string().optional(),
+  }),
+  z.object({
+    kind: z.literal('found'), count: z.number().int(), paths: z.array(z.string()),
+    /** Identifier-like words of the query that occur nowhere in the knowledge base. */
+    noExactMatch: z.array(z.string()).optional(),
+  }),
+  z.object({ kind: z.literal('empty'), noExactMatch: z.array(z.string()).optional() }),
+  z.object({ kind: z.literal('search-failed'), message: z.string() }),
+  z.object({ kind: z.literal('tool'), name: z.string() }),
+  z.object({
+    kind: z.literal('tool-result'), name: z.string(), ok: z.boolean(), summary: z.string(),
+    /** The summary's code and parameters, when it is one of the core's messages. */
+    said: SaidMap.optional(),
+  }),
+  z.object({ kind: z.literal('answering') }),
+]);
+export type TurnStep = z.infer<typeof TurnStep>;
+
 /** What a turn did, stored with the assistant's message. */
 export const TurnInfo = z.object({
   turnId: z.string(),
   /**
-   * complete; cancelled (partial answer kept); failed (partial kept); llm_unavailable (extractive answer);
-   * truncated (cut at the maximum answer length or turn time, partial kept); incomplete (parts of the model's
-   * stream could not be read and were dropped). `warnings` says why.
+   * complete; cancelled (stopped by a person, partial answer kept); failed (partial kept); llm_unavailable
+   * (extractive answer); truncated (cut at the maximum answer length or turn time, partial kept); incomplete (parts
+   * of the model's stream could not be read and were dropped); interrupted (Sift itself was shutting down, partial
+   * kept). `warnings` says why.
    */
-  status: z.enum(['complete', 'cancelled', 'failed', 'llm_unavailable', 'truncated', 'incomplete']),
+  status: z.enum(['complete', 'cancelled', 'failed', 'llm_unavailable', 'truncated', 'incomplete', 'interrupted']),
   searched: z.boolean(),
   /** Why the turn did or did not search (trigger policy). */
   trigger: z.string(),
@@ -79,6 +106,15 @@ export const TurnInfo = z.object({
   depth: SearchDepth.optional(),
   /** Stage figures of the automatic search's enhancements, when any was asked for. */
   enhance: SearchEnhancement.optional(),
+  /** The model's reasoning (`reasoning_content`, `reasoning`, Ollama's `thinking` or `<think>` blocks) and how long it
+   *  reasoned, ms; absent when it showed none. Shown folded under the answer; exported only when asked. */
+  thinking: z.object({ text: z.string(), ms: z.number() }).optional(),
+  /** What the turn did, as its events said it (searches, tools, the start of the answer), so a reloaded thread shows
+   *  the same line above the answer as it did live. Absent on messages stored before it existed. */
+  steps: z.array(TurnStep).optional(),
+  /** The code and parameters of each core message above (warnings, search error, enhancement notes), by its English
+   *  text, for the UI to say in its language (shared/said.ts). */
+  said: SaidMap.optional(),
 });
 export type TurnInfo = z.infer<typeof TurnInfo>;
 
@@ -117,29 +153,11 @@ export const LlmStatus = z.object({
   message: z.string().nullable(),
   /** The provider's name when it is not the built-in Ollama. */
   provider: z.string().optional(),
+  /** `message`'s code and parameters (shared/said.ts). */
+  said: SaidMap.optional(),
 });
 export type LlmStatus = z.infer<typeof LlmStatus>;
 
-/** One thing a running turn did so far, as its events said it: searches, tool calls, the start of the answer. */
-export const TurnStep = z.discriminatedUnion('kind', [
-  z.object({
-    kind: z.literal('searching'), query: z.string(),
-    /** The message the query was rewritten from, and how it went when not by the model. */
-    rewrittenFrom: z.string().optional(),
-    note: z.string().optional(),
-  }),
-  z.object({
-    kind: z.literal('found'), count: z.number().int(), paths: z.array(z.string()),
-    /** Identifier-like words of the query that occur nowhere in the knowledge base. */
-    noExactMatch: z.array(z.string()).optional(),
-  }),
-  z.object({ kind: z.literal('empty'), noExactMatch: z.array(z.string()).optional() }),
-  z.object({ kind: z.literal('search-failed'), message: z.string() }),
-  z.object({ kind: z.literal('tool'), name: z.string() }),
-  z.object({ kind: z.literal('tool-result'), name: z.string(), ok: z.boolean(), summary: z.string() }),
-  z.object({ kind: z.literal('answering') }),
-]);
-export type TurnStep = z.infer<typeof TurnStep>;
 
 /**
  * A turn still being answered, as a client that (re)opens its conversation needs it to keep streaming: the
@@ -151,6 +169,8 @@ export const RunningTurn = z.object({
   userMessageId: z.string(),
   /** The answer streamed so far. */
   text: z.string(),
+  /** The model's reasoning streamed so far (absent when none). */
+  thinking: z.string().optional(),
   steps: z.array(TurnStep),
 });
 export type RunningTurn = z.infer<typeof RunningTurn>;

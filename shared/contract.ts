@@ -9,6 +9,7 @@ import { GlossaryEntry, GlossaryLookup } from './models';
 import { AppInfo, DigestStatus, Evidence, Folder, IngestStatus, KnowledgeBase, ModelProgress, ManifestRow, PageDetail, PageSummary, SearchMode, SearchResult } from './models';
 import { ProviderSettings, Settings, SettingsPatch } from './settings';
 import { EnhanceRequest, SearchDepth } from './models';
+import { SaidMap } from './said';
 
 /** Declare one operation: its argument schema and its result schema. */
 function op<A extends z.ZodType, R extends z.ZodType>(args: A, result: R) {
@@ -127,7 +128,11 @@ export const operations = {
 
   /** A conversation, or one answer of it, as Markdown or self-contained HTML (footnoted sources). */
   'export.render': op(
-    z.object({ conversationId: z.string().min(1), messageId: z.string().optional(), format: z.enum(['md', 'html']) }),
+    z.object({
+      conversationId: z.string().min(1), messageId: z.string().optional(), format: z.enum(['md', 'html']),
+      /** Put each answer's reasoning before it (when the model showed some). Default false. */
+      includeThinking: z.boolean().optional(),
+    }),
     z.object({ fileName: z.string(), mimeType: z.string(), content: z.string() }),
   ),
   /** Write an export into `folder` (never outside it, never over an existing file); PDF too. */
@@ -138,6 +143,8 @@ export const operations = {
       format: z.enum(['md', 'html', 'pdf']),
       folder: z.string().trim().min(1, 'choose a folder to save into'),
       fileName: z.string().optional(),
+      /** Put each answer's reasoning before it (when the model showed some). Default false. */
+      includeThinking: z.boolean().optional(),
     }),
     z.object({ path: z.string() }),
   ),
@@ -232,10 +239,16 @@ export const events = {
   'search.empty': z.object({ turnId: z.string(), noExactMatch: z.array(z.string()).optional() }),
   'search.failed': z.object({ turnId: z.string(), message: z.string() }),
   'tool.called': z.object({ turnId: z.string(), name: z.string(), arguments: z.unknown() }),
-  'tool.result': z.object({ turnId: z.string(), name: z.string(), ok: z.boolean(), summary: z.string() }),
+  'tool.result': z.object({ turnId: z.string(), name: z.string(), ok: z.boolean(), summary: z.string(), said: SaidMap.optional() }),
   'answer.token': z.object({ turnId: z.string(), text: z.string() }),
+  // The model's reasoning as it streams. takesBack: the last that many characters of the answer streamed so far were
+  // reasoning after all (an orphan `</think>`); they lead `text` and leave the answer.
+  'answer.thinking': z.object({ turnId: z.string(), text: z.string(), takesBack: z.number().int().positive().optional() }),
   'answer.done': z.object({ turnId: z.string(), message: ChatMessage, citations: z.array(Citation), references: z.array(Reference), decision: Decision }),
-  'answer.failed': z.object({ turnId: z.string(), code: z.string(), message: z.string(), partial: ChatMessage.nullable() }),
+  // said: the message's code and parameters when it is one of the core's messages (shared/said.ts).
+  'answer.failed': z.object({
+    turnId: z.string(), code: z.string(), message: z.string(), partial: ChatMessage.nullable(), said: SaidMap.optional(),
+  }),
 } as const;
 
 /** The name of an operation, such as `kb.create`. */

@@ -3,6 +3,7 @@
  * Names are the user's words: a KnowledgeBase holds Folders; later a Page, a Chunk, a Passage.
  */
 import { z } from 'zod';
+import { SaidMap } from './said';
 
 /** An ISO-8601 timestamp string such as `2026-11-29T12:00:00.000Z`. */
 export const Timestamp = z.string().min(1);
@@ -99,6 +100,8 @@ export const IngestStatus = z.object({
   startedAt: Timestamp.nullable(),
   finishedAt: Timestamp.nullable(),
   elapsedMs: z.number(),
+  /** The codes of the core messages above (files' reasons, `error`, `keywordOnly`) by text (shared/said.ts). */
+  said: SaidMap.optional(),
 });
 export type IngestStatus = z.infer<typeof IngestStatus>;
 

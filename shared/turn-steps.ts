@@ -31,8 +31,10 @@ export function stepOfEvent(event: string, payload: unknown, answering: boolean)
       return { kind: 'search-failed', message: text('message') };
     case 'tool.called':
       return { kind: 'tool', name: text('name') };
-    case 'tool.result':
-      return { kind: 'tool-result', name: text('name'), ok: p.ok === true, summary: text('summary') };
+    case 'tool.result': {
+      const said = p.said && typeof p.said === 'object' ? { said: p.said as NonNullable<Extract<TurnStep, { kind: 'tool-result' }>['said']> } : {};
+      return { kind: 'tool-result', name: text('name'), ok: p.ok === true, summary: text('summary'), ...said };
+    }
     case 'answer.token':
       return answering ? null : { kind: 'answering' };
     default:

@@ -10,7 +10,10 @@ import { IndexingPanel } from './components/IndexingPanel';
 import { KbHeader } from './components/KbHeader';
 import { KbSidebar } from './components/KbSidebar';
 import { PagesScreen } from './components/PagesScreen';
+import { COMPOSER_FIELD_ID } from './components/Composer';
 import { SettingsDialog } from './components/SettingsDialog';
+import { ShortcutsDialog } from './components/ShortcutsDialog';
+import { isTextField, shortcutOf } from './lib/shortcuts';
 import { StatusBar } from './components/StatusBar';
 import type { KnowledgeBase } from '../../shared/models';
 import { useChat } from './state/chat';
@@ -27,7 +30,9 @@ export function App() {
   const { loaded, load } = useKbs();
   const selected = useSelectedKb();
   const settingsOpen = useUi((s) => s.settingsOpen);
+  const shortcutsOpen = useUi((s) => s.shortcutsOpen);
   useStartup(load);
+  useShortcuts();
   useKbData(selected?.id ?? null);
   return (
     <div className="app">
@@ -51,6 +56,7 @@ export function App() {
       </main>
       <StatusBar />
       {settingsOpen && <SettingsDialog />}
+      {shortcutsOpen && <ShortcutsDialog onClose={() => useUi.getState().setShortcutsOpen(false)} />}
     </div>
   );
 }
@@ -72,6 +78,27 @@ function Workspace({ kb }: { kb: KnowledgeBase }) {
       </div>
     </div>
   );
+}
+
+/** The window's shortcuts (lib/shortcuts.ts); none while a dialog is open, which keeps its keys. */
+function useShortcuts() {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || e.isComposing || document.querySelector('dialog[open]')) return;
+      const { key, ctrlKey, metaKey, altKey } = e;
+      const action = shortcutOf({ key, ctrlKey, metaKey, altKey, inField: isTextField(e.target) });
+      if (!action) return;
+      e.preventDefault();
+      if (action === 'show-shortcuts') return useUi.getState().setShortcutsOpen(true);
+      // The question box is on the chat screen: show it first when another screen is open.
+      const field = () => document.getElementById(COMPOSER_FIELD_ID);
+      if (field()) return field()!.focus();
+      useUi.getState().show('chat');
+      requestAnimationFrame(() => field()?.focus());
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
 }
 
 /** Load the knowledge bases and the settings, and keep the Ollama status fresh. */

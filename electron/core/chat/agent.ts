@@ -6,6 +6,7 @@
  * glossary, `lookup_glossary` gives a term's definition as a passage (outside the search budget).
  */
 import { SiftError } from '../../../shared/errors';
+import { say, saidMapOf } from '../../../shared/said';
 import type { Passage, SearchResult } from '../../../shared/models';
 import { parseWikiRefs } from '../../../shared/wiki-refs';
 import type { EventBus } from '../base/events';
@@ -57,6 +58,9 @@ export interface AgentDeps {
   /** Searches already made this turn (the automatic one counts). */
   searchesUsed: number;
   onToken(text: string): void;
+  /** Reasoning as it streams; `takesBack`: that many characters of the answer given so far were reasoning (the caller
+   *  removes them; they lead `text`). Default: reasoning is only gathered into the result. */
+  onThinking?(text: string, takesBack: number): void;
 }
 
 const EXPECTED: Record<string, string> = {
@@ -78,13 +82,14 @@ async function runTool(deps: AgentDeps, call: LlmToolCall, bad: { count: number 
   const { events, turnId } = deps;
   events.emit('tool.called', { turnId, name: call.name, arguments: call.arguments });
   const result = (ok: boolean, summary: string, content: string) => {
-    events.emit('tool.result', { turnId, name: call.name, ok, summary });
+    const said = saidMapOf([summary]);
+    events.emit('tool.result', { turnId, name: call.name, ok, summary, ...(Object.keys(said).length ? { said } : {}) });
     return content;
   };
   const unavailable = (call.name === 'kb_search' && !deps.search) || (call.name === 'read_page' && !deps.readPage)
     || (call.name === 'lookup_glossary' && !deps.glossary);
   if (!(call.name in EXPECTED) || unavailable) {
-    return result(false, 'unknown tool', `There is no tool "${call.name}" here. Answer with the passages you have.`);
+    return result(false, say('tool.unknown').text, `There is no tool "${call.name}" here. Answer with the passages you have.`);
   }
   const args = recoverToolArguments(call.name, call.arguments, EXPECTED[call.name]!);
   if (!args.ok) {
@@ -100,9 +105,9 @@ async function runTool(deps: AgentDeps, call: LlmToolCall, bad: { count: number 
 /** `lookup_glossary`: the term's entries as passages (numbered like any), or that the glossary has none. */
 function glossaryTool(deps: AgentDeps, args: Record<string, unknown>): [boolean, string, string] {
   const term = typeof args.term === 'string' ? args.term.trim() : '';
-  if (!term) return [false, 'no term', 'lookup_glossary needs a "term" string, e.g. {"term": "RRF"}.'];
+  if (!term) return [false, say('tool.noTerm').text, 'lookup_glossary needs a "term" string, e.g. {"term": "RRF"}.'];
   const found = deps.glossary!.lookup(term);
-  if (found.length === 0) return [true, 'not in the glossary', `The glossary has no entry for "${term}".`];
+  if (found.length === 0) return [true, say('tool.notInGlossary').text, `The glossary has no entry for "${term}".`];
   const lines = found.map((p) => {
     const { number, added } = addPassage(deps.passages, p);
     return added ? formatPassage(p, number) : `[${number}] (already given above: ${p.pagePath})`;
@@ -112,9 +117,9 @@ function glossaryTool(deps: AgentDeps, args: Record<string, unknown>): [boolean,
 
 async function searchTool(deps: AgentDeps, args: Record<string, unknown>): Promise<[boolean, string, string]> {
   const query = typeof args.query === 'string' ? args.query.trim() : '';
-  if (!query) return [false, 'no query', 'kb_search needs a "query" string, e.g. {"query": "retry policy"}.'];
+  if (!query) return [false, say('tool.noQuery').text, 'kb_search needs a "query" string, e.g. {"query": "retry policy"}.'];
   if (deps.searchesUsed >= deps.limits.searchBudget) {
-    return [false, 'search budget spent', `The search budget for this question is spent (${deps.limits.searchBudget} searches). Answer now with the passages you have, citing them as [n].`];
+    return [false, say('tool.budgetSpent').text, `The search budget for this question is spent (${deps.limits.searchBudget} searches). Answer now with the passages you have, citing them as [n].`];
   }
   deps.searchesUsed++;
   const topK = typeof args.topK === 'number' && Number.isInteger(args.topK) ? Math.min(10, Math.max(1, args.topK)) : 5;
@@ -122,15 +127,15 @@ async function searchTool(deps: AgentDeps, args: Record<string, unknown>): Promi
   try {
     found = await deps.search!(query, topK, { enhanceArgs: enhanceArgsOf(args) });
   } catch (err) {
-    return [false, 'search failed', `The search failed: ${(err as Error).message}. Answer with what you have and say the search failed.`];
+    return [false, say('tool.searchFailed').text, `The search failed: ${(err as Error).message}. Answer with what you have and say the search failed.`];
   }
-  if (found.passages.length === 0) return [true, 'nothing found', `Nothing in the knowledge base matches "${query}".`];
+  if (found.passages.length === 0) return [true, say('tool.nothingFound').text, `Nothing in the knowledge base matches "${query}".`];
   const lines = found.passages.map((p) => {
     const { number, added } = addPassage(deps.passages, p);
     return added ? formatPassage(p, number) : `[${number}] (already given above: ${p.pagePath})`;
   });
   if (found.noExactMatch.length > 0) lines.unshift(noExactMatchNote(found.noExactMatch));
-  return [true, `${found.passages.length} passage(s)`, lines.join('\n\n')];
+  return [true, say('tool.passages', { count: found.passages.length }).text, lines.join('\n\n')];
 }
 
 /** The enhancements the model asked for in its `kb_search` arguments (wrong types are ignored, never guessed). */
@@ -146,15 +151,15 @@ async function readTool(deps: AgentDeps, args: Record<string, unknown>): Promise
   const raw = typeof args.path === 'string' ? args.path.trim() : '';
   const refs = parseWikiRefs(`[[${raw}]]`);
   const path = refs.refs[0];
-  if (!path) return [false, 'bad path', `read_page needs a page path such as "wiki/notes.md"; "${raw}" is not one (${refs.rejected[0]?.reason ?? 'empty'}).`];
+  if (!path) return [false, say('tool.badPath').text, `read_page needs a page path such as "wiki/notes.md"; "${raw}" is not one (${refs.rejected[0]?.reason ?? 'empty'}).`];
   const start = typeof args.start === 'number' ? args.start : undefined;
   const end = typeof args.end === 'number' ? args.end : undefined;
   try {
     const passage = await deps.readPage!(path, start, end);
     const { number } = addPassage(deps.passages, passage);
-    return [true, `read ${path}`, formatPassage(passage, number)];
+    return [true, say('tool.read', { path }).text, formatPassage(passage, number)];
   } catch (err) {
-    return [false, 'not found', err instanceof SiftError ? err.message : `Could not read ${path}.`];
+    return [false, say('tool.notFound').text, err instanceof SiftError ? err.message : `Could not read ${path}.`];
   }
 }
 
@@ -167,6 +172,10 @@ export interface AgentResult {
   unreadableLines: number;
   /** Rounds that ended in tool calls. */
   toolRounds: number;
+  /** The model's reasoning, every round's joined (empty when it showed none). */
+  thinking: string;
+  /** How long the model reasoned, ms: from a round's first chunk to the end of its reasoning, summed over rounds. */
+  thinkingMs: number;
 }
 
 /** One round's stream: its text and tool calls, or why it was cut. */
@@ -194,15 +203,19 @@ async function streamRound(
   const { maxAnswerChars, maxAnswerTokens } = deps.limits;
   const options = { num_ctx: deps.numCtx, num_predict: maxAnswerTokens };
   const request = { model: deps.model, messages, tools, think: deps.think, signal: deps.signal, options };
+  const clock = { start: performance.now(), thought: null as number | null };
   for await (const chunk of deps.llm.chat(request)) {
-    if (chunk.type === 'token') {
+    if (chunk.type === 'thinking') {
+      takeThinking(deps, round, result, chunk);
+      clock.thought = performance.now();
+    } else if (chunk.type === 'token') {
       const text = fitText(chunk.text, maxAnswerChars - result.answer.length);
       round.text += text;
       result.answer += text;
       if (text) deps.onToken(text);
       if (text.length < chunk.text.length) {
         // Leaving the loop closes the request: an endless model stops costing anything here.
-        round.truncated = `The answer was cut at the maximum answer length (${maxAnswerChars} characters).`;
+        round.truncated = say('turn.cutAtLength', { chars: maxAnswerChars }).text;
         break;
       }
     } else if (chunk.type === 'tool_calls') round.calls.push(...chunk.calls);
@@ -211,10 +224,22 @@ async function streamRound(
       const line = chunk.line.slice(0, 200);
       console.warn(`[sift] turn ${deps.turnId}: dropped an unreadable line from the model server: ${line}`);
     } else if (chunk.type === 'done' && chunk.reason === 'length') {
-      round.truncated = `The model stopped at its answer-length limit (num_predict ${maxAnswerTokens} tokens).`;
+      round.truncated = say('turn.modelLength', { tokens: maxAnswerTokens }).text;
     }
   }
+  if (clock.thought !== null) result.thinkingMs += Math.round(clock.thought - clock.start);
   return round;
+}
+
+/** Gather reasoning; answer text it takes back (an orphan `</think>`) leaves the round's and the turn's answer. */
+function takeThinking(deps: AgentDeps, round: Round, result: AgentResult, chunk: { text: string; takesBack?: number }) {
+  const back = Math.min(chunk.takesBack ?? 0, round.text.length);
+  if (back > 0) {
+    round.text = round.text.slice(0, round.text.length - back);
+    result.answer = result.answer.slice(0, result.answer.length - back);
+  }
+  result.thinking += chunk.text;
+  deps.onThinking?.(chunk.text, back);
 }
 
 /**
@@ -224,7 +249,9 @@ async function streamRound(
  * the text so far kept by `onToken`.
  */
 export async function runAgent(deps: AgentDeps, messages: LlmMessage[]): Promise<AgentResult> {
-  const result: AgentResult = { answer: '', truncated: null, unreadableLines: 0, toolRounds: 0 };
+  const result: AgentResult = {
+    answer: '', truncated: null, unreadableLines: 0, toolRounds: 0, thinking: '', thinkingMs: 0,
+  };
   const bad = { count: 0 };
   for (let round = 0; round < deps.limits.maxRounds; round++) {
     const lastRound = round === deps.limits.maxRounds - 1;

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Handlers } from '../../../shared/contract';
 import { SiftError } from '../../../shared/errors';
+import { say, saidMapOf, type SaidMap } from '../../../shared/said';
 import type { Passage, SearchDepth } from '../../../shared/models';
 import type { CoreContext } from '../store/context';
 import { resolveKb } from '../kb/knowledge-bases';
@@ -162,12 +163,14 @@ export function chatHandlers(
       const host = llm.host;
       if (llm.label) return providerStatus(llm, ping, deps.settings().model ?? null);
       if (!ping.ok) {
-        return { reachable: false, host, version: null, models: [], model: null, message: `Ollama is not reachable at ${host}. Start it with \`ollama serve\`, then pull a model: \`ollama pull qwen3:4b\`.` };
+        const message = say('status.ollamaDown', { host }).text;
+        return withSaid({ reachable: false, host, version: null, models: [], model: null, message });
       }
       const models = (await llm.listModels().catch(() => [])).map((m) => m.name);
       const model = deps.settings().model ?? models[0] ?? null;
-      const message = models.length === 0 ? 'Ollama has no model installed. Pull one: `ollama pull qwen3:4b`.' : model && !models.includes(model) ? `The model ${model} is not installed. Run \`ollama pull ${model}\`.` : null;
-      return { reachable: true, host, version: ping.version, models, model, message };
+      const missing = model && !models.includes(model) ? say('status.modelMissing', { model }).text : null;
+      const message = models.length === 0 ? say('status.ollamaNoModel').text : missing;
+      return withSaid({ reachable: true, host, version: ping.version, models, model, message });
     },
   };
 }
@@ -175,9 +178,17 @@ export function chatHandlers(
 /** `llm.status` of a provider other than the built-in Ollama: what it lists, or why it cannot be used. */
 async function providerStatus(llm: LlmClient, ping: LlmPing, configured: string | null) {
   const base = { host: llm.host, version: ping.version, provider: llm.label };
-  if (!ping.ok) return { ...base, reachable: false, models: [], model: null, message: ping.message };
+  if (!ping.ok) return withSaid({ ...base, reachable: false, models: [], model: null, message: ping.message });
   const models = (await llm.listModels().catch(() => [])).map((m) => m.name);
   const model = configured ?? models[0] ?? null;
-  const message = models.length === 0 ? `${llm.label} lists no models.` : model && !models.includes(model) ? `${llm.label} does not list the model ${model}.` : null;
-  return { ...base, reachable: true, models, model, message };
+  const name = llm.label ?? 'Ollama';
+  const missing = model && !models.includes(model) ? say('status.providerMissing', { name, model }).text : null;
+  const message = models.length === 0 ? say('status.providerNoModels', { name }).text : missing;
+  return withSaid({ ...base, reachable: true, models, model, message });
+}
+
+/** A status with its message's code and parameters (shared/said.ts), when it is one of the core's messages. */
+function withSaid<S extends { message: string | null }>(status: S): S & { said?: SaidMap } {
+  const said = saidMapOf([status.message]);
+  return Object.keys(said).length > 0 ? { ...status, said } : status;
 }

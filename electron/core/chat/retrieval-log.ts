@@ -4,6 +4,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Passage, SearchEnhancement } from '../../../shared/models';
 import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenFile } from '../store/private';
 
 /** One line of the retrieval log. */
@@ -46,4 +47,18 @@ export function appendRetrievalLog(logsDir: string, entry: RetrievalLogEntry): v
   } catch (err) {
     console.error('[sift] could not write the retrieval log:', err);
   }
+}
+
+/** A passage as one retrieval-log result: where, why, its score, and the enhanced search's figures when there are. */
+export function logResult(p: Passage) {
+  const base = { path: p.pagePath, hitReason: p.hitReason, score: p.rrfScore, start: p.start, end: p.end };
+  const probes = p.probes ? { probes: p.probes } : {};
+  const rerank = p.rerankPosition !== undefined ? { rerankPosition: p.rerankPosition, rerankScore: p.rerankScore ?? null } : {};
+  return { ...base, ...probes, ...rerank };
+}
+
+/** The enhancements' figures for the log: probes by kind (HyDE text shortened), rerank, notes and times. */
+export function logEnhance(e: SearchEnhancement) {
+  const probes = e.probes.map((p) => ({ kind: p.kind, text: p.kind === 'hyde' ? p.text.slice(0, 120) : p.text }));
+  return { probes, applied: e.applied, rerank: e.rerank, notes: e.notes, ms: e.ms };
 }

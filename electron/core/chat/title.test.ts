@@ -11,9 +11,10 @@ import { conversationTitle, questionText } from './title';
 describe('conversationTitle', () => {
   const cases: [string, string, string][] = [
     ['a short question is kept whole', 'How do I deploy?', 'How do I deploy?'],
-    ['a question starting with a reference keeps its subject', '[[wiki/notes/网关.md]]里说的阈值是多少？', '网关里说的阈值是多少？'],
-    ['a reference in the middle becomes the page name', 'Compare [[wiki/notes/gateway.md]] with [[wiki/部署指南.md]]', 'Compare gateway with 部署指南'],
-    ['only a reference', '[[wiki/notes/部署指南.md]]', '部署指南'],
+    ['an @-mention before the question is not part of the title', '[[wiki/notes/网关.md]] 里说的阈值是多少？', '里说的阈值是多少？'],
+    ['nor one in the middle', 'How do I deploy [[wiki/部署指南.md]] on Linux?', 'How do I deploy on Linux?'],
+    ['only references: their page names', '[[wiki/notes/部署指南.md]] [[wiki/gateway.md]]', '部署指南 gateway'],
+    ['a reference and punctuation only: the page name', '[[wiki/notes/部署指南.md]]？', '部署指南？'],
     ['whitespace and new lines fold', '  first line\n\n second   line ', 'first line second line'],
     ['nothing but space', '   ', 'New conversation'],
     [
@@ -35,15 +36,15 @@ describe('conversationTitle', () => {
     expect([...made].length).toBeLessThanOrEqual(60);
   });
 
-  it('starts with the start of the question, never a tail fragment', () => {
+  it('leaves the page to the question text of exports, where a reference reads as its page name', () => {
     const question = '[[wiki/notes/gateway.md]] 里说的阈值是多少？';
-    expect(conversationTitle(question).startsWith('gateway')).toBe(true);
+    expect(conversationTitle(question)).toBe('里说的阈值是多少？');
     expect(questionText(question)).toBe('gateway 里说的阈值是多少？');
   });
 });
 
 describe('a conversation named by its first question', () => {
-  it('is titled from the whole question, its leading reference as the page name', async () => {
+  it('is titled from the whole question, without its @-mention', async () => {
     const dataDir = tempDir();
     const sift = createSift({ dataDir });
     const kb = await sift.invoke('kb.create', { name: 'Ops' });
@@ -53,9 +54,9 @@ describe('a conversation named by its first question', () => {
     const conversation = created.value as Conversation;
     const db = openDatabase(path.join(dataDir, 'sift.sqlite'), appMigrations, 'the app database');
     try {
-      addMessage(db, conversation.id, 'user', '[[wiki/notes/网关.md]]里说的阈值是多少？', null);
+      addMessage(db, conversation.id, 'user', '网关 [[wiki/notes/网关.md]] 的阈值是多少？', null);
       addMessage(db, conversation.id, 'user', 'A second question does not rename it', null);
-      expect(listConversations(db, conversation.kbId).map((c) => c.title)).toEqual(['网关里说的阈值是多少？']);
+      expect(listConversations(db, conversation.kbId).map((c) => c.title)).toEqual(['网关 的阈值是多少？']);
     } finally {
       db.close();
     }

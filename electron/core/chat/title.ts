@@ -1,8 +1,9 @@
 /**
- * A conversation's title from its first question. The whole question is read, `[[wiki/…]]`
- * references become the names of their pages (so "[[wiki/网关.md]]里说的阈值是多少？" is titled
- * "网关里说的阈值是多少？", never the fragment after the reference), and a long question is cut at
- * a word boundary (Latin) or a character boundary (CJK), never inside a word, surrogate pair or emoji.
+ * A conversation's title from its first question. The whole question is read; its `[[wiki/…]]` references (the
+ * @-mentions of the composer) are left out of the title, which names what was asked, not the pages it was asked of
+ * (issue #27) — a question that is only references is titled with their page names. A long question is cut at a word
+ * boundary (Latin) or a character boundary (CJK), never inside a word, surrogate pair or emoji. {@link questionText}
+ * (export titles, headings) still writes references as their page names.
  */
 
 /** The page name a `[[wiki/…]]` reference stands for: its file name without the extension. */
@@ -11,10 +12,13 @@ function pageName(path: string): string {
   return file.replace(/\.[A-Za-z0-9]{1,6}$/, '') || file;
 }
 
+/** A `[[wiki/…]]` reference, its path captured. */
+const REF = /\[\[(wiki\/[^[\]\n]+?)\]\]/g;
+
 /** A question as one line of text, its `[[wiki/…]]` references written as their page names. */
 export function questionText(question: string): string {
   return question
-    .replace(/\[\[(wiki\/[^[\]\n]+?)\]\]/g, (_m, path: string) => pageName(path))
+    .replace(REF, (_m, path: string) => pageName(path))
     .replace(/\s+/g, ' ')
     .trim();
 }
@@ -27,7 +31,8 @@ const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
  * the limit, or "New conversation" for a question with no text at all.
  */
 export function conversationTitle(question: string, max = 60): string {
-  const text = questionText(question);
+  const asked = question.replace(REF, ' ').replace(/\s+/g, ' ').replace(/^[\s,.;:，。；：、]+/u, '').trim();
+  const text = /[\p{L}\p{N}]/u.test(asked) ? asked : questionText(question);
   if (!text) return 'New conversation';
   if ([...text].length <= max) return text;
   let cut = '';

@@ -7,6 +7,14 @@ import type { RunningTurn as TurnProgress } from '../../../shared/chat-models';
 import { SiftError } from '../../../shared/errors';
 import { stepOfEvent } from '../../../shared/turn-steps';
 
+/** Abort reason of the turns still running when Sift shuts down: their partial answers are stored as `interrupted`,
+ *  not as stopped by a person. */
+export class TurnInterrupted extends SiftError {
+  constructor() {
+    super('cancelled', 'Sift was shutting down while this answer was being written.');
+  }
+}
+
 /** Whose a turn is. */
 export interface TurnOwner {
   conversationId: string;
@@ -21,6 +29,13 @@ interface RunningTurn extends TurnOwner {
   progress: TurnProgress;
   /** True once its answer (or failure) is stored and sent; it may still be finishing up. */
   answered: boolean;
+}
+
+/** Reasoning joins the turn's thinking; answer text it takes back leaves the answer so far. */
+function noteThinking(progress: TurnProgress, payload: { text: string; takesBack?: number }): void {
+  const back = Math.min(payload.takesBack ?? 0, progress.text.length);
+  if (back > 0) progress.text = progress.text.slice(0, progress.text.length - back);
+  progress.thinking = (progress.thinking ?? '') + payload.text;
 }
 
 /** Turns in progress, for cancelling and for a clean shutdown. */
@@ -64,6 +79,7 @@ export class TurnRegistry {
     const step = stepOfEvent(event, payload, progress.steps.some((s) => s.kind === 'answering'));
     if (step) progress.steps.push(step);
     if (event === 'answer.token') progress.text += (payload as { text: string }).text;
+    if (event === 'answer.thinking') noteThinking(progress, payload as { text: string; takesBack?: number });
   }
 
   /**
@@ -109,9 +125,9 @@ export class TurnRegistry {
     return this.cancelWhere((t) => t.kbId === kbId, reason);
   }
 
-  /** Cancel every turn and wait for each to store what it had. */
+  /** Cancel every turn (as {@link TurnInterrupted}) and wait for each to store what it had. */
   async close(): Promise<void> {
-    await this.cancelWhere(() => true);
+    await this.cancelWhere(() => true, new TurnInterrupted());
   }
 
   private async cancelWhere(match: (turn: RunningTurn) => boolean, reason?: Error): Promise<number> {

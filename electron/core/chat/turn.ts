@@ -5,10 +5,12 @@
  * Every step emits its event, in the contract's order.
  */
 import type Database from 'better-sqlite3';
-import type { ChatMessage, Citation, TurnInfo } from '../../../shared/chat-models';
+import type { ChatMessage, Citation, TurnInfo, TurnStep } from '../../../shared/chat-models';
 import { SiftError } from '../../../shared/errors';
 import type { Passage, SearchDepth, SearchEnhancement, SearchResult } from '../../../shared/models';
 import { BUILTIN_PROVIDER } from '../../../shared/settings';
+import { stepOfEvent } from '../../../shared/turn-steps';
+import { say, saidMapOf } from '../../../shared/said';
 import { parseWikiRefs } from '../../../shared/wiki-refs';
 import { now } from '../store/context';
 import type { EventBus } from '../base/events';
@@ -24,8 +26,9 @@ import { extractiveAnswer, isOnlyHeading } from './extractive';
 import { kbQuestionOf } from './kb-questions';
 import { contextBudget, fitPassages, historyMessages, systemPrompt, userMessageWithContext, type RetrievalState } from './prompt';
 import { GLOSSARY_TOOL_NOTE } from './prompt';
-import { appendRetrievalLog } from './retrieval-log';
+import { appendRetrievalLog, logEnhance, logResult } from './retrieval-log';
 import { shouldSearch } from './trigger';
+import { TurnInterrupted } from './turn-registry';
 
 /** Passages quoted by the answer given without a model. */
 const EXTRACTIVE_PASSAGES = 5;
@@ -172,7 +175,7 @@ async function pickModel(req: TurnRequest, deps: TurnDeps): Promise<ModelPick> {
   try {
     const model = req.model ?? deps.settings.model ?? (await deps.llm.listModels())[0]?.name;
     const name = deps.llm.label;
-    if (!model) return { down: name ? `${name} lists no model` : 'Ollama has no model installed' };
+    if (!model) return { down: name ? say('llm.listsNoModel', { name }).text : say('llm.noModelInstalled').text };
     // An unknown window is fine (the default is used); an unreachable server means no model can answer.
     const own = await deps.llm.contextLength(model).catch((err: unknown) => {
       if (err instanceof SiftError && err.code === 'llm_unavailable') throw err;
@@ -180,7 +183,9 @@ async function pickModel(req: TurnRequest, deps: TurnDeps): Promise<ModelPick> {
     });
     return { model, window: own ? Math.min(own, deps.settings.numCtx) : null };
   } catch (err) {
-    if (err instanceof SiftError && err.code === 'llm_unavailable') return { down: `${deps.llm.label ?? 'Ollama'} is not reachable at ${deps.llm.host}` };
+    if (err instanceof SiftError && err.code === 'llm_unavailable') {
+      return { down: say('llm.unreachable', { name: deps.llm.label ?? 'Ollama', host: deps.llm.host }).text };
+    }
     throw err;
   }
 }
@@ -209,6 +214,10 @@ interface TurnState {
   toolRounds: number;
   /** An extractive answer brings its citations with it; a model's are parsed from its text and checked. */
   builtCitations: Citation[] | null;
+  /** The model's reasoning and how long it took (kept with the answer, shown folded, exported only when asked). */
+  thinking: { text: string; ms: number };
+  /** The turn's steps as its events said them, stored so a reloaded thread shows them. */
+  steps: TurnStep[];
 }
 
 /** Search, then answer with the model (or extractively without one), filling `st`. Throws what the model throws. */
@@ -259,8 +268,14 @@ async function answer(req: TurnRequest, deps: TurnDeps, signal: AbortSignal, st:
       st.answer += text;
       onToken(text);
     },
+    onThinking: (text: string, takesBack: number) => {
+      if (takesBack > 0) st.answer = st.answer.slice(0, st.answer.length - takesBack);
+      st.thinking.text += text;
+      deps.events.emit('answer.thinking', { turnId: req.turnId, text, ...(takesBack > 0 ? { takesBack } : {}) });
+    },
   };
   const result = await runAgent(agentDeps, messages);
+  st.thinking.ms = result.thinkingMs;
   st.toolRounds = result.toolRounds;
   if (result.truncated) {
     st.status = 'truncated';
@@ -268,8 +283,7 @@ async function answer(req: TurnRequest, deps: TurnDeps, signal: AbortSignal, st:
   }
   if (result.unreadableLines > 0) {
     if (st.status === 'complete') st.status = 'incomplete';
-    const lines = `${result.unreadableLines} line(s)`;
-    st.warnings.push(`${lines} of the model server's answer could not be read and were dropped; it may be incomplete.`);
+    st.warnings.push(say('turn.unreadable', { count: result.unreadableLines }).text);
   }
 }
 
@@ -279,7 +293,11 @@ function stopped(st: TurnState, err: unknown, deadline: AbortSignal, signal: Abo
   if (deadline.aborted && !signal.aborted && st.failure.code === 'cancelled') {
     st.status = 'truncated';
     const seconds = Math.round(maxTurnMs / 1000);
-    st.warnings.push(`The turn was stopped at its maximum time (${seconds} s); the answer so far is kept.`);
+    st.warnings.push(say('turn.maxTime', { seconds }).text);
+    st.failure = null;
+  } else if (signal.reason instanceof TurnInterrupted) {
+    // The status says it (the UI words it); a warning would say it twice.
+    st.status = 'interrupted';
     st.failure = null;
   } else st.status = st.failure.code === 'cancelled' ? 'cancelled' : 'failed';
 }
@@ -292,8 +310,14 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps, signal: AbortSig
   const st: TurnState = {
     t0: performance.now(), firstTokenMs: null, answer: '', trigger: shouldSearch(req.message, req.kbId !== null),
     picked: { down: 'not asked yet' }, retrieval: { state: 'none', passages: [], error: null, ms: null, refs: [] },
-    status: 'complete', failure: null, warnings: [], toolRounds: 0, builtCitations: null,
+    status: 'complete', failure: null, warnings: [], toolRounds: 0, builtCitations: null, thinking: { text: '', ms: 0 },
+    steps: [],
   };
+  const unheard = deps.events.onAny((event, payload) => {
+    if ((payload as { turnId?: unknown }).turnId !== req.turnId) return;
+    const next = stepOfEvent(event, payload, st.steps.some((x) => x.kind === 'answering'));
+    if (next) st.steps.push(next);
+  });
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), deps.settings.maxTurnMs);
   try {
@@ -302,6 +326,7 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps, signal: AbortSig
     stopped(st, err, deadline.signal, signal, deps.settings.maxTurnMs);
   } finally {
     clearTimeout(timer);
+    unheard();
   }
   try {
     return finish(req, deps, st, signal.reason instanceof TurnDiscarded ? signal.reason : null);
@@ -332,6 +357,9 @@ function finish(req: TurnRequest, deps: TurnDeps, st: TurnState, discarded: Turn
     ...(retrieval.query ? { query: retrieval.query } : {}),
     ...(req.depth ? { depth: req.depth } : {}),
     ...(retrieval.enhance ? { enhance: retrieval.enhance } : {}),
+    ...(st.thinking.text.trim() ? { thinking: st.thinking } : {}),
+    ...(st.steps.length > 0 ? { steps: st.steps } : {}),
+    ...saidOfTurn(st, retrieval),
   };
   for (const warning of st.warnings) console.warn(`[sift] turn ${req.turnId}: ${warning}`);
   const keep = !discarded && (st.answer || status !== 'failed');
@@ -341,7 +369,8 @@ function finish(req: TurnRequest, deps: TurnDeps, st: TurnState, discarded: Turn
   if (discarded) {
     deps.events.emit('answer.failed', { turnId, code: 'cancelled', message: discarded.message, partial: null });
   } else if (failure && status === 'failed') {
-    deps.events.emit('answer.failed', { turnId, code: failure.code, message: failure.message, partial: message });
+    const said = saidMapOf([failure.message]);
+    deps.events.emit('answer.failed', { turnId, code: failure.code, message: failure.message, partial: message, said });
   } else deps.events.emit('answer.done', { turnId, message: message!, citations, references, decision });
   appendRetrievalLog(deps.logsDir, {
     time: now(), conversationId: req.conversationId, kbId: req.kbId, messagePreview: req.message.slice(0, 120),
@@ -356,23 +385,16 @@ function finish(req: TurnRequest, deps: TurnDeps, st: TurnState, discarded: Turn
   return message;
 }
 
-/** A passage as one retrieval-log result: where, why, its score, and the enhanced search's figures when there are. */
-function logResult(p: Passage) {
-  const base = { path: p.pagePath, hitReason: p.hitReason, score: p.rrfScore, start: p.start, end: p.end };
-  const probes = p.probes ? { probes: p.probes } : {};
-  const rerank = p.rerankPosition !== undefined ? { rerankPosition: p.rerankPosition, rerankScore: p.rerankScore ?? null } : {};
-  return { ...base, ...probes, ...rerank };
-}
-
-/** The enhancements' figures for the log: probes by kind (HyDE text shortened), rerank, notes and times. */
-function logEnhance(e: SearchEnhancement) {
-  const probes = e.probes.map((p) => ({ kind: p.kind, text: p.kind === 'hyde' ? p.text.slice(0, 120) : p.text }));
-  return { probes, applied: e.applied, rerank: e.rerank, notes: e.notes, ms: e.ms };
-}
-
 function noAnswerWarning(toolRounds: number): string {
-  if (toolRounds > 0) return `The model produced no answer: it spent its ${toolRounds} round(s) calling tools.`;
-  return 'The model produced no answer text.';
+  if (toolRounds > 0) return say('turn.noAnswerTools', { rounds: toolRounds }).text;
+  return say('turn.noAnswer').text;
+}
+
+/** The codes of the turn's core messages (shared/said.ts), by text: warnings, the search error, enhancement notes. */
+function saidOfTurn(st: TurnState, retrieval: Retrieval): { said?: TurnInfo['said'] } {
+  const e = retrieval.enhance;
+  const said = saidMapOf([...st.warnings, retrieval.error, ...(e?.notes ?? []), e?.rerank?.fallback]);
+  return Object.keys(said).length > 0 ? { said } : {};
 }
 
 function messageOf(err: unknown): string {

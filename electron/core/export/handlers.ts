@@ -12,10 +12,16 @@ import type { PdfRenderer } from './pdf';
 import { fixPdfRadicals } from './pdf-unicode';
 
 /** Everything an export needs, read from the app database. */
-function sourceOf(db: Database.Database, conversationId: string, messageId: string | undefined): ExportSource {
+function sourceOf(
+  db: Database.Database,
+  conversationId: string,
+  messageId: string | undefined,
+  includeThinking = false,
+): ExportSource {
   const conversation = getConversation(db, conversationId);
   const kbName = (db.prepare(`SELECT name FROM knowledge_bases WHERE id = ?`).pluck().get(conversation.kbId) as string | undefined) ?? conversation.kbId;
-  const source: ExportSource = { conversation, kbName, messages: listMessages(db, conversationId), messageId, exportedAt: now() };
+  const messages = listMessages(db, conversationId);
+  const source: ExportSource = { conversation, kbName, messages, messageId, exportedAt: now(), includeThinking };
   const chosen = selectMessages(source);
   if (messageId && !chosen.some((m) => m.id === messageId && m.role === 'assistant')) {
     throw new SiftError('not_found', `conversation ${conversationId} has no answer with id ${messageId}`);
@@ -38,16 +44,16 @@ export async function renderPdfExport(source: ExportSource, renderPdf: PdfRender
 /** Handlers for `export.render` and `export.save`. */
 export function exportHandlers(ctx: CoreContext, renderPdf: PdfRenderer): Pick<Handlers, 'export.render' | 'export.save'> {
   return {
-    async 'export.render'({ conversationId, messageId, format }) {
-      const source = sourceOf(ctx.appDb, conversationId, messageId);
+    async 'export.render'({ conversationId, messageId, format, includeThinking }) {
+      const source = sourceOf(ctx.appDb, conversationId, messageId, includeThinking);
       return {
         fileName: sanitizeFileName(source.conversation.title, format),
         mimeType: format === 'md' ? 'text/markdown; charset=utf-8' : 'text/html; charset=utf-8',
         content: renderExport(source, format),
       };
     },
-    async 'export.save'({ conversationId, messageId, format, folder, fileName }) {
-      const source = sourceOf(ctx.appDb, conversationId, messageId);
+    async 'export.save'({ conversationId, messageId, format, folder, fileName, includeThinking }) {
+      const source = sourceOf(ctx.appDb, conversationId, messageId, includeThinking);
       const name = sanitizeFileName(fileName ?? source.conversation.title, format);
       const content = format === 'pdf' ? await renderPdfExport(source, renderPdf) : renderExport(source, format);
       return { path: writeInside(folder, name, content) };

@@ -21,19 +21,23 @@ const WORDS = {
   en: {
     exported: (date: string, kb: string) => `_Exported from Sift on ${date} · knowledge base “${kb}”_`,
     stopped: '_(stopped before the end)_',
+    interrupted: '_(cut off: Sift was shutting down while this answer was written)_',
     unresolved: (n: number) => `\\[${n}: unresolved\\]`,
     page: (a: number, b: number) => (a === b ? `p. ${a}` : `pp. ${a}–${b}`),
     lines: (a: number, b: number) => `lines ${a}–${b}`,
     comma: ', ',
+    thought: (s: number) => `**The model's reasoning** (${s} s)`,
     version: { current: 'current version', superseded: 'superseded version', expired: 'expired version', undated: 'undated version' },
   },
   'zh-CN': {
     exported: (date: string, kb: string) => `_由 Sift 导出于 ${date} · 知识库“${kb}”_`,
     stopped: '_（回答在结束前被停止）_',
+    interrupted: '_（回答被中断：撰写时 Sift 正在关闭）_',
     unresolved: (n: number) => `\\[${n}：无效引用\\]`,
     page: (a: number, b: number) => (a === b ? `第 ${a} 页` : `第 ${a}–${b} 页`),
     lines: (a: number, b: number) => `第 ${a}–${b} 行`,
     comma: '，',
+    thought: (s: number) => `**模型的推理过程**（${s} 秒）`,
     version: { current: '现行版本', superseded: '已被取代的版本', expired: '已失效的版本', undated: '未注明版本' },
   },
 } satisfies Record<ExportLanguage, unknown>;
@@ -115,6 +119,7 @@ export function footnotedAnswer(
   // A fence the answer never closed would run over everything after it, footnotes included.
   body = closeOpenFences(body);
   if (turn.status === 'cancelled') body += `\n\n${WORDS[lang].stopped}`;
+  if (turn.status === 'interrupted') body += `\n\n${WORDS[lang].interrupted}`;
   return { body, notes };
 }
 
@@ -127,6 +132,9 @@ export interface ExportSource {
   messageId?: string;
   /** ISO date of the export (a parameter so exports are reproducible in tests). */
   exportedAt: string;
+  /** Put each answer's reasoning (when the model showed some) before it, as a quotation. Default false: an export
+   *  holds answers, not the model's scratch work. */
+  includeThinking?: boolean;
 }
 
 /** The messages an export covers: all, or the chosen answer and the question right before it. */
@@ -158,10 +166,19 @@ export function toMarkdown(source: ExportSource): string {
       if (!source.messageId) parts.push(`## ${questionText(m.content)}`);
       continue;
     }
+    const thinking = m.turn?.thinking;
+    if (source.includeThinking && thinking?.text.trim()) parts.push(thinkingBlock(thinking, lang));
     const answer = footnotedAnswer(m, counter, lang);
     parts.push(answer.body.trim());
     notes.push(...answer.notes);
   }
   if (notes.length) parts.push(notes.join('\n\n'));
   return safeMarkdownLinks(`${parts.join('\n\n')}\n`);
+}
+
+/** An answer's reasoning as a quotation under a heading line with its duration. */
+function thinkingBlock(thinking: { text: string; ms: number }, lang: ExportLanguage): string {
+  const seconds = Math.max(1, Math.round(thinking.ms / 1000));
+  const lines = [WORDS[lang].thought(seconds), '', ...thinking.text.trim().split('\n')];
+  return lines.map((line) => (line ? `> ${line}` : '>')).join('\n');
 }

@@ -4,6 +4,7 @@ import type { FileProblem, IngestStatus } from '../../../shared/models';
 import { NOT_CONFIGURED } from '../embed/embedding';
 import { DIGEST_FOLDER } from '../store/page-model';
 import { chunkCounts, keywordOnlyReason, recordedModel } from '../store/vectors';
+import { saidMapOf } from '../../../shared/said';
 
 /** The counters a run keeps while it works. */
 export interface RunCounters {
@@ -66,7 +67,7 @@ export function snapshot(db: Database.Database, kbId: string, c: RunCounters): I
   const pages = db.prepare(`SELECT count(*) FROM pages`).pluck().get() as number;
   const model = recordedModel(db);
   const keywordOnly = keywordOnlyReason(db);
-  return {
+  const status: IngestStatus = {
     kbId,
     state: c.state,
     filesTotal: c.filesTotal,
@@ -90,4 +91,14 @@ export function snapshot(db: Database.Database, kbId: string, c: RunCounters): I
     finishedAt: c.finishedAt,
     elapsedMs: c.startedMs ? (c.finishedAt ? Date.parse(c.finishedAt) : Date.now()) - c.startedMs : 0,
   };
+  return withSaid(status);
+}
+
+/**
+ * The status with the codes of its core messages (shared/said.ts): the files' reasons are stored as their English
+ * text, so they are recognised from the same templates that wrote them.
+ */
+function withSaid(status: IngestStatus): IngestStatus {
+  const said = saidMapOf([...status.problems.map((p) => p.reason), status.error, status.keywordOnly]);
+  return Object.keys(said).length > 0 ? { ...status, said } : status;
 }

@@ -6,7 +6,9 @@
  */
 import { Ollama, type ChatResponse, type Message, type Tool } from 'ollama';
 import { SiftError } from '../../../shared/errors';
+import { say } from '../../../shared/said';
 import { positiveMs, RequestLimits } from './request-limits';
+import { ThinkSplitter } from './think-tags';
 import type { LlmChatRequest, LlmChunk, LlmClient, LlmClientOptions, LlmMessage, LlmModel, LlmPing, LlmTool } from './types';
 
 export type {
@@ -172,15 +174,11 @@ function httpError(host: string, status: number, text: string, model: string | n
 }
 
 function unavailable(host: string, detail: string): SiftError {
-  return new SiftError(
-    'llm_unavailable',
-    `Cannot reach Ollama at ${host} (${detail}). Start it with \`ollama serve\` (or open the Ollama app), ` +
-      'or check the Ollama address in Settings.',
-  );
+  return new SiftError('llm_unavailable', say('llm.cannotReach', { host, detail }).text);
 }
 
 function cutMidAnswer(host: string): SiftError {
-  return new SiftError('llm_error', `The connection to Ollama was cut mid-answer (${host}); try again.`);
+  return new SiftError('llm_error', say('llm.cutMidAnswer', { host }).text);
 }
 
 async function* streamChat(settings: Settings, request: LlmChatRequest): AsyncGenerator<LlmChunk> {
@@ -193,11 +191,12 @@ async function* streamChat(settings: Settings, request: LlmChatRequest): AsyncGe
     phase = 'streaming';
     const idle = `Ollama at ${settings.host} sent nothing for ${settings.idleTimeoutMs} ms mid-answer (idle limit).`;
     const messages = stream[Symbol.asyncIterator]();
+    const think = new ThinkSplitter();
     for (;;) {
       const next = await exchange.within(settings.idleTimeoutMs, idle, messages.next());
       for (const line of exchange.unreadable.splice(0)) yield { type: 'unreadable', line };
-      if (next.done) return;
-      yield* chunksOf(next.value);
+      if (next.done) return yield* think.flush();
+      yield* chunksOf(next.value, think);
     }
   } catch (error) {
     throw exchange.explain(error, phase, request.model);
@@ -246,12 +245,16 @@ function toOllamaTool(tool: LlmTool): Tool {
   return { type: 'function', function: { name: tool.name, description: tool.description, parameters } };
 }
 
-/** One NDJSON message can carry thinking, text and tool calls at once; they come out in that order, then `done`. */
-function chunksOf(response: ChatResponse): LlmChunk[] {
+/**
+ * One NDJSON message can carry thinking, text and tool calls at once; they come out in that order, then `done`. The
+ * text goes through `think`: a model Ollama has no thinking parser for writes its reasoning as `<think>…</think>`.
+ */
+function chunksOf(response: ChatResponse, think: ThinkSplitter): LlmChunk[] {
   const chunks: LlmChunk[] = [];
   const message = response.message ?? { content: '' };
   if (message.thinking) chunks.push({ type: 'thinking', text: message.thinking });
-  if (message.content) chunks.push({ type: 'token', text: message.content });
+  if (message.content) chunks.push(...think.push(message.content));
+  if (response.done) chunks.push(...think.flush());
   if (message.tool_calls?.length) {
     const calls = message.tool_calls.map((call) => ({
       name: String(call.function?.name ?? ''),

@@ -1,7 +1,9 @@
 /**
- * Servers that do not separate reasoning (llama-server without a reasoning parser, some vLLM setups) stream it inside
- * the answer as `<think>…</think>`. This splitter moves it to `thinking` chunks as the text streams in, even when a tag
- * is cut across two deltas, so reasoning never reaches the answer.
+ * Servers that do not separate reasoning (llama-server without a reasoning parser, some vLLM setups, Ollama with a
+ * model it has no thinking parser for) stream it inside the answer as `<think>…</think>`. This splitter moves it to
+ * `thinking` chunks as the text streams in, even when a tag is cut across two deltas, so reasoning never reaches the
+ * answer. Servers whose chat template opens the tag in the prompt send only the closing `</think>`: the text streamed
+ * before that orphan tag was reasoning too, and the splitter says so with `takesBack` (see {@link LlmChunk}).
  */
 import type { LlmChunk } from './types';
 
@@ -11,6 +13,10 @@ const CLOSE = '</think>';
 /** Feed streamed text with {@link push}; call {@link flush} at the end for what a possible partial tag held back. */
 export class ThinkSplitter {
   private inside = false;
+  /** True once any tag was seen: a later stray `</think>` is dropped, never taken as an orphan. */
+  private tagged = false;
+  /** Answer text given out before any tag: reasoning after all if an orphan `</think>` follows. */
+  private given = '';
   /** Text held back because it may be the start of a tag. */
   private held = '';
 
@@ -19,15 +25,15 @@ export class ThinkSplitter {
     let rest = this.held + text;
     this.held = '';
     while (rest) {
-      const tag = this.inside ? CLOSE : OPEN;
-      const at = rest.indexOf(tag);
-      if (at >= 0) {
-        if (at > 0) yield this.chunk(rest.slice(0, at));
-        rest = rest.slice(at + tag.length);
-        this.inside = !this.inside;
+      const found = this.nextTag(rest);
+      if (found) {
+        const before = rest.slice(0, found.at);
+        rest = rest.slice(found.at + found.tag.length);
+        yield* this.atTag(found.tag, before);
         continue;
       }
-      const keep = partialTagLength(rest, tag);
+      const closing = partialTagLength(rest, CLOSE);
+      const keep = this.inside ? closing : Math.max(partialTagLength(rest, OPEN), closing);
       const out = rest.slice(0, rest.length - keep);
       if (out) yield this.chunk(out);
       this.held = rest.slice(rest.length - keep);
@@ -41,8 +47,43 @@ export class ThinkSplitter {
     this.held = '';
   }
 
+  /** The first tag that matters in `text`: the closing one inside a block; outside, an opening or a stray close. */
+  private nextTag(text: string): { at: number; tag: string } | null {
+    if (this.inside) {
+      const at = text.indexOf(CLOSE);
+      return at >= 0 ? { at, tag: CLOSE } : null;
+    }
+    const open = text.indexOf(OPEN);
+    const close = text.indexOf(CLOSE);
+    if (close >= 0 && (open < 0 || close < open)) return { at: close, tag: CLOSE };
+    return open >= 0 ? { at: open, tag: OPEN } : null;
+  }
+
+  /** The chunks for the text before a tag, and the tag's effect. */
+  private *atTag(tag: string, before: string): Generator<LlmChunk> {
+    if (tag === OPEN || this.inside) {
+      if (before) yield this.chunk(before);
+      this.inside = tag === OPEN;
+      this.tagged = true;
+      return;
+    }
+    // A `</think>` outside a block: an orphan at the start of the stream closes reasoning the prompt opened.
+    if (!this.tagged) {
+      const thought = this.given + before;
+      const takesBack = this.given.length;
+      this.given = '';
+      this.tagged = true;
+      if (thought) yield { type: 'thinking', text: thought, ...(takesBack > 0 ? { takesBack } : {}) };
+      return;
+    }
+    // A stray close after a block: the tag is dropped, the text around it stays answer.
+    if (before) yield this.chunk(before);
+  }
+
   private chunk(text: string): LlmChunk {
-    return this.inside ? { type: 'thinking', text } : { type: 'token', text };
+    if (this.inside) return { type: 'thinking', text };
+    if (!this.tagged) this.given += text;
+    return { type: 'token', text };
   }
 }
 

@@ -30,7 +30,12 @@ export interface LlmTool {
 /** One piece of a streamed answer. */
 export type LlmChunk =
   | { type: 'token'; text: string }
-  | { type: 'thinking'; text: string }
+  /**
+   * Reasoning text. `takesBack`: the last that many characters this stream gave as `token` were reasoning after all
+   * (a server whose template opened `<think>` in the prompt sends only the closing tag); they lead `text`, and the
+   * receiver removes them from the answer.
+   */
+  | { type: 'thinking'; text: string; takesBack?: number }
   | { type: 'tool_calls'; calls: LlmToolCall[] }
   /** A line of the server's NDJSON stream that is not JSON; it carried nothing usable and was dropped. */
   | { type: 'unreadable'; line: string }

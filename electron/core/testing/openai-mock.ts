@@ -19,6 +19,9 @@ export interface MockOpenAiReply extends MockChatReply {
   /** Send thinking as `<think>…</think>` inside `content` (llama-server, some vLLM setups) instead of
    *  `reasoning_content`. Default false. */
   thinkTags?: boolean;
+  /** The delta field thinking goes in when not in tags: `reasoning_content` (DeepSeek, vLLM) or `reasoning`
+   *  (OpenRouter, LM Studio, Ollama's OpenAI API). Default `reasoning_content`. */
+  reasoningField?: 'reasoning_content' | 'reasoning';
 }
 
 /** A model the mock pretends to serve. */
@@ -173,7 +176,7 @@ async function chat(state: State, res: http.ServerResponse, body: any): Promise<
     if ('toolCalls' in chunk) toolCalls = true;
     if (i > 0 && reply.delayMs) await sleep(reply.delayMs);
     if (state.closing || res.destroyed) return;
-    const own = 'raw' in chunk ? [chunk.raw] : deltas(chunk, i, reply.thinkTags ?? false);
+    const own = 'raw' in chunk ? [chunk.raw] : deltas(chunk, i, reply);
     for (const delta of own) await write(res, sse(delta, model.id));
   }
   if (reply.cutAfter !== undefined && reply.cutAfter >= reply.chunks.length) return cut(state, res);
@@ -189,9 +192,12 @@ async function chat(state: State, res: http.ServerResponse, body: any): Promise<
 type Delta = string | Record<string, unknown> | { finish: string };
 
 /** The SSE deltas of one scripted chunk. Tool-call arguments come in two pieces, as real servers split them. */
-function deltas(chunk: MockChunk, index: number, thinkTags: boolean): Delta[] {
+function deltas(chunk: MockChunk, index: number, reply: MockOpenAiReply): Delta[] {
   if ('content' in chunk) return [{ content: chunk.content }];
-  if ('thinking' in chunk) return [thinkTags ? { content: `<think>${chunk.thinking}</think>` } : { reasoning_content: chunk.thinking }];
+  if ('thinking' in chunk) {
+    if (reply.thinkTags) return [{ content: `<think>${chunk.thinking}</think>` }];
+    return [{ [reply.reasoningField ?? 'reasoning_content']: chunk.thinking }];
+  }
   return chunk.toolCalls.flatMap((call, i) => {
     const args = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments);
     const half = Math.floor(args.length / 2);

@@ -11,6 +11,7 @@ import { useKbs } from '../state/kbs';
 import { useLlm } from '../state/llm';
 import { useUi } from '../state/ui';
 import { Icon } from './Icon';
+import { spoken } from '../lib/spoken';
 
 /** Banners dismissed in this session, by key; a reload brings them back (the condition may still hold). */
 const useDismissed = create<{ keys: string[]; dismiss(key: string): void }>((set) => ({
@@ -35,7 +36,8 @@ function Dismiss({ what }: { what: string }) {
   );
 }
 
-/** What to do, and the core's own words (English), folded away so a banner stays one or two lines. */
+/** What to do, and the core's own words (in the UI's language when they have a code), folded away so a banner stays
+ *  one or two lines. */
 function Detail({ help, text }: { help?: string; text: string | null | undefined }) {
   const { t } = useTranslation();
   if (!help && !text) return null;
@@ -92,8 +94,8 @@ function OllamaBanner() {
         <p>
           <strong className="banner-title">{title}</strong> {t('banners.meanwhile')}
         </p>
-        {/* The core's message names the model to pull; in English, so a detail. */}
-        <Detail help={help} text={status.message} />
+        {/* The core's message names the model to pull: a detail. */}
+        <Detail help={help} text={status.message && spoken(t, status.message, status.said)} />
       </div>
       <button type="button" onClick={() => void refresh()} disabled={checking}>
         {checking ? t('banners.checking') : t('banners.checkAgain')}
@@ -130,7 +132,7 @@ function KeywordOnlyBanner({ kb }: { kb: KnowledgeBase }) {
           <strong className="banner-title">{t('banners.keywordOnlyTitle', { name: kb.name })}</strong>{' '}
           {t('banners.keywordOnlyText')}
         </p>
-        <Detail text={status.keywordOnly} />
+        <Detail text={status.keywordOnly && spoken(t, status.keywordOnly, status.said)} />
       </div>
       <button type="button" onClick={openSettings}>
         {t('banners.openEmbeddingSettings')}

@@ -14,7 +14,7 @@ import { EmptyState } from './EmptyState';
 import { HostedNotice } from './HostedNotice';
 import { AssistantMessage, StreamingAnswer, UserMessage, type OpenSource } from './Message';
 import { PageView } from './PageView';
-import { TurnProgress } from './TurnProgress';
+import { storedSteps, TurnProgress } from './TurnProgress';
 
 const NONE: never[] = [];
 
@@ -29,10 +29,14 @@ export function ChatScreen({ kb }: { kb: KnowledgeBase }) {
   useEffect(() => void restore(kb.id), [kb.id, restore]);
   const pages = usePages((s) => s.pages[kb.id] ?? NONE);
   const reader = usePages((s) => (s.reader?.kbId === kb.id ? s.reader : null));
-  const { read, closeReader } = usePages();
+  const { read } = usePages();
+  const { opened, closeReader, readerRef } = useReaderFocus(!!reader);
   const openSource = useCallback<OpenSource>(
-    (t) => read(kb.id, t.pagePath, t.start !== undefined && t.end !== undefined ? { start: t.start, end: t.end } : null),
-    [kb.id, read],
+    (t) => {
+      opened();
+      read(kb.id, t.pagePath, t.start !== undefined && t.end !== undefined ? { start: t.start, end: t.end } : null);
+    },
+    [kb.id, read, opened],
   );
   const live = Object.values(turns).filter(
     (t) => t.kbId === kb.id && t.conversationId === current && (t.running || !!t.lost || (t.error !== null && !t.answerStored)),
@@ -67,12 +71,45 @@ export function ChatScreen({ kb }: { kb: KnowledgeBase }) {
       {/* Shown only where the reader is a drawer over the thread (narrow windows, see chat.css). */}
       {reader && <div className="reader-scrim" aria-hidden="true" onClick={closeReader} />}
       {reader && (
-        <aside className="reader" aria-label={t('chat.source')}>
+        <aside ref={readerRef} className="reader" aria-label={t('chat.source')} tabIndex={-1}>
           <PageView target={reader} onClose={closeReader} />
         </aside>
       )}
     </div>
   );
+}
+
+/**
+ * Focus around the source reader: opening it (from a chip or a reference) moves focus into it, so a keyboard reads on
+ * there; Esc or its close button closes it and gives focus back to what opened it. Esc is left to an open dialog, and
+ * to a field that used it (the @-mention list).
+ */
+function useReaderFocus(open: boolean) {
+  const opener = useRef<HTMLElement | null>(null);
+  const readerRef = useRef<HTMLElement>(null);
+  const opened = useCallback(() => {
+    const active = document.activeElement;
+    // A second source opened from inside the reader keeps the first opener.
+    if (active instanceof HTMLElement && !readerRef.current?.contains(active)) opener.current = active;
+  }, []);
+  const closeReader = useCallback(() => {
+    usePages.getState().closeReader();
+    const back = opener.current;
+    opener.current = null;
+    if (back?.isConnected) back.focus({ preventScroll: true });
+  }, []);
+  useEffect(() => {
+    if (!open) return;
+    readerRef.current?.focus({ preventScroll: true });
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented || document.querySelector('dialog[open]')) return;
+      e.preventDefault();
+      closeReader();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [open, closeReader]);
+  return { opened, closeReader, readerRef };
 }
 
 /**
@@ -123,7 +160,10 @@ function Thread({ kb, conversationId, live, openSource, follow }: ThreadProps) {
         <div ref={content} className="thread-content">
           {messages.map((m) => {
             if (m.role === 'assistant') {
-              const steps = m.turn ? turns[m.turn.turnId]?.steps : undefined;
+              // Steps this window saw to the end, else those stored with the answer (after a reload or a lost host).
+              const seen = m.turn ? turns[m.turn.turnId]?.steps : undefined;
+              const whole = seen?.some((s) => s.kind === 'done' || s.kind === 'failed');
+              const steps = (whole ? seen : storedSteps(m.turn)) ?? seen;
               return (
                 <Fragment key={m.id}>
                   {steps && <TurnProgress steps={steps} running={false} />}
@@ -138,7 +178,10 @@ function Thread({ kb, conversationId, live, openSource, follow }: ThreadProps) {
                 <UserMessage content={m.content} pages={pages} onOpen={openSource} />
                 {failed && <TurnProgress steps={failed.steps} running={false} />}
                 {failed && (
-                  <StreamingAnswer text={failed.text} error={failed.error ?? lostNote(t, failed)} onOpen={openSource} />
+                  <StreamingAnswer
+                    text={failed.text} thinking={failed.thinking} error={failed.error ?? lostNote(t, failed)}
+                    errorSaid={failed.errorSaid} onOpen={openSource}
+                  />
                 )}
               </Fragment>
             );
@@ -147,7 +190,9 @@ function Thread({ kb, conversationId, live, openSource, follow }: ThreadProps) {
             <div key={t.turnId} className="live-turn">
               {!t.questionStored && <UserMessage content={t.question} pages={pages} onOpen={openSource} />}
               <TurnProgress steps={t.steps} running={t.running} />
-              <StreamingAnswer text={t.text} error={t.error} onOpen={openSource} />
+              <StreamingAnswer
+                text={t.text} thinking={t.thinking} error={t.error} errorSaid={t.errorSaid} onOpen={openSource}
+              />
             </div>
           ))}
         </div>

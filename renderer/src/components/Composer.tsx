@@ -28,6 +28,9 @@ export interface ComposerProps {
   onStop(): void;
 }
 
+/** The question field's element id: the "focus the question" shortcut (lib/shortcuts.ts) finds it by this. */
+export const COMPOSER_FIELD_ID = 'composer-question';
+
 /** Largest height of the field before it scrolls, in px. */
 const MAX_HEIGHT = 220;
 
@@ -45,6 +48,11 @@ export function Composer({ pages, running, stopping, placeholder, onSend, onStop
   const [problem, setProblem] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
   const [depth, setDepth] = useState<SearchDepth | ''>('');
+  // Enter while an answer is still being written here (maybe from another window) says why nothing was sent.
+  const [waiting, setWaiting] = useState(false);
+  useEffect(() => {
+    if (!running) setWaiting(false);
+  }, [running]);
   const area = useRef<HTMLTextAreaElement>(null);
   const backdrop = useRef<HTMLDivElement>(null);
   const nextCaret = useRef<number | null>(null);
@@ -63,6 +71,7 @@ export function Composer({ pages, running, stopping, placeholder, onSend, onStop
 
   async function send() {
     const message = messageOf(text, chips).trim();
+    if (message && running) setWaiting(true);
     if (!message || running || sending) return;
     setSending(true);
     const error = await onSend(message, depth || undefined);
@@ -113,6 +122,7 @@ export function Composer({ pages, running, stopping, placeholder, onSend, onStop
           </div>
           <textarea
             ref={area}
+            id={COMPOSER_FIELD_ID}
             rows={1}
             value={text}
             placeholder={placeholder}
@@ -144,6 +154,10 @@ export function Composer({ pages, running, stopping, placeholder, onSend, onStop
         {problem ? (
           <p id="composer-error" role="alert" className="field-error">
             {problem}
+          </p>
+        ) : waiting ? (
+          <p id="composer-help" role="status" className="composer-help composer-waiting">
+            {t('composer.waiting')}
           </p>
         ) : (
           <p id="composer-help" className="composer-help">

@@ -31,20 +31,23 @@ interface ExportRequest {
   format: Format;
   destination: Destination;
   folder: string;
+  /** Put the model's reasoning before each answer (off by default). */
+  includeThinking: boolean;
 }
 
 /** Carry out an export; resolves with where it was saved (`saved`), or a message saying what went wrong. */
 async function deliver(request: ExportRequest, t: TFunction): Promise<{ saved: string | null; problem: string | null }> {
-  const { conversationId, messageId, format, folder } = request;
+  const { conversationId, messageId, format, folder, includeThinking } = request;
   if (request.destination === 'folder') {
     const bad = pathProblem(folder);
     if (bad) return { saved: null, problem: bad === 'empty' ? t('folders.pathEmpty') : t('folders.pathNotFull') };
-    const result = await client.invoke('export.save', { conversationId, messageId, format, folder: folder.trim() });
+    const result = await client.invoke('export.save', { conversationId, messageId, format, folder: folder.trim(), includeThinking });
     if (!result.ok) return { saved: null, problem: result.error.message };
     rememberExportFolder(folder.trim());
     return { saved: result.value.path, problem: null };
   }
-  const result = await client.invoke('export.render', { conversationId, messageId, format: format === 'pdf' ? 'html' : format });
+  const rendered = format === 'pdf' ? 'html' : format;
+  const result = await client.invoke('export.render', { conversationId, messageId, format: rendered, includeThinking });
   if (!result.ok) return { saved: null, problem: result.error.message };
   if (format === 'pdf') printHtml(result.value.content);
   else downloadFile(result.value.fileName, result.value.mimeType, result.value.content);
@@ -59,6 +62,7 @@ export function ExportDialog({ conversationId, messageId, onClose }: ExportDialo
   // The app has no downloads: it always saves into a folder.
   const [destination, setDestination] = useState<Destination>(canPickFolders ? 'folder' : 'download');
   const [folder, setFolder] = useState(lastExportFolder);
+  const [includeThinking, setIncludeThinking] = useState(false);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<{ saved: string | null; problem: string | null }>({ saved: null, problem: null });
 
@@ -66,7 +70,7 @@ export function ExportDialog({ conversationId, messageId, onClose }: ExportDialo
     e.preventDefault();
     setBusy(true);
     const chosen = scope === 'answer' && messageId ? messageId : undefined;
-    const result = await deliver({ conversationId, messageId: chosen, format, destination, folder }, t);
+    const result = await deliver({ conversationId, messageId: chosen, format, destination, folder, includeThinking }, t);
     setBusy(false);
     // A download or a print is handed to the browser: nothing more to show here.
     if (destination === 'download' && !result.problem) onClose();
@@ -84,6 +88,10 @@ export function ExportDialog({ conversationId, messageId, onClose }: ExportDialo
         {!canPickFolders && (
           <Choice<Destination> legend={t('export.destination')} name="destination" value={destination} onChange={setDestination} options={[['download', t('export.download')], ['folder', t('export.toFolder')]]} />
         )}
+        <label className="choice-option">
+          <input type="checkbox" checked={includeThinking} onChange={(e) => setIncludeThinking(e.target.checked)} />
+          {t('export.includeThinking')}
+        </label>
         {destination === 'folder' && <FolderField folder={folder} onChange={setFolder} onProblem={(problem) => setOutcome({ saved: null, problem })} />}
         {destination === 'download' && format === 'pdf' && <p className="muted field-help">{t('export.printHint')}</p>}
         <Problem message={outcome.problem} />

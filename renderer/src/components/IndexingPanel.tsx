@@ -7,6 +7,7 @@ import { useFormats } from '../i18n';
 import { isIndexing, progressOf, useIngest } from '../state/ingest';
 import { Icon } from './Icon';
 import { Problem } from './Problem';
+import { spoken } from '../lib/spoken';
 
 /** What a run's state is called in the UI's language. */
 export function stateLabel(state: IngestStatus['state'], t: TFunction): string {
@@ -88,7 +89,7 @@ function StatusDetails({ status }: { status: IngestStatus }) {
           <span className="muted">{t('indexing.model')}</span> <code>{status.embeddingModel}</code>
         </p>
       )}
-      <Problem message={status.error} />
+      <Problem message={status.error && spoken(t, status.error, status.said)} />
       {failed.length > 0 && (
         <div className="problems">
           <h3 id="failed-heading">{t('indexing.failedFiles')}</h3>
@@ -96,7 +97,7 @@ function StatusDetails({ status }: { status: IngestStatus }) {
             {failed.map((p) => (
               <li key={`${p.folder}/${p.relPath}`}>
                 <code>{p.relPath}</code>
-                <span className="reason">{p.reason}</span>
+                <Reason text={p.reason} said={status.said} />
               </li>
             ))}
           </ul>
@@ -109,7 +110,7 @@ function StatusDetails({ status }: { status: IngestStatus }) {
             {skipped.map((p) => (
               <li key={`${p.folder}/${p.relPath}`}>
                 <code>{p.relPath}</code>
-                <span className="reason">{p.reason}</span>
+                <Reason text={p.reason} said={status.said} />
               </li>
             ))}
           </ul>
@@ -150,5 +151,16 @@ export function ProgressBar({ value, label }: { value: number | null; label: str
     >
       <div className="progress-fill" style={{ width: value === null ? undefined : `${percent}%` }} />
     </div>
+  );
+}
+
+/** Why a file is not a page, in the UI's language; the core's English words on hover. */
+function Reason({ text, said }: { text: string; said: IngestStatus['said'] }) {
+  const { t } = useTranslation();
+  const shown = spoken(t, text, said);
+  return (
+    <span className="reason" title={shown === text ? undefined : text}>
+      {shown}
+    </span>
   );
 }

@@ -11,12 +11,22 @@ import { Problem } from './Problem';
 export function KbSidebar() {
   const { t } = useTranslation();
   const openSettings = useUi((s) => s.openSettings);
+  const setShortcutsOpen = useUi((s) => s.setShortcutsOpen);
   const { kbs, selectedKbId, select } = useKbs();
   const statuses = useIngest((s) => s.status);
   return (
     <aside className="sidebar" aria-label={t('sidebar.label')}>
       <header className="brand">
         <span className="brand-mark" aria-hidden="true">◆</span> Sift
+        <button
+          type="button"
+          className="icon-button brand-shortcuts"
+          aria-label={t('shortcuts.title')}
+          title={`${t('shortcuts.title')} (?)`}
+          onClick={() => setShortcutsOpen(true)}
+        >
+          <span aria-hidden="true">?</span>
+        </button>
         <button type="button" className="icon-button brand-settings" aria-label={t('sidebar.settings')} title={t('sidebar.settings')} onClick={openSettings}>
           <Icon name="gear" />
         </button>

@@ -7,6 +7,7 @@ import { client } from '../client';
 import { useLlm } from '../state/llm';
 import { useSettings } from '../state/settings';
 import { Field, SelectSetting, useDraft } from './SettingFields';
+import { spoken } from '../lib/spoken';
 
 const NO_MODELS: string[] = [];
 
@@ -100,7 +101,7 @@ function ConnectionResult({ status }: { status: LlmStatus | string }) {
   if (typeof status === 'string' || !status.reachable) {
     return (
       <p role="status" className="connection-result down">
-        {typeof status === 'string' ? status : status.message}
+        {typeof status === 'string' ? status : status.message && spoken(t, status.message, status.said)}
       </p>
     );
   }
@@ -108,7 +109,7 @@ function ConnectionResult({ status }: { status: LlmStatus | string }) {
     <div role="status" className="connection-result ok">
       <p>{t('settings.reachable', { version: status.version ?? '', host: status.host })}</p>
       <p>{t('settings.installedModels', { count: status.models.length, models: status.models.join(', ') })}</p>
-      {status.message && <p className="muted">{status.message}</p>}
+      {status.message && <p className="muted">{spoken(t, status.message, status.said)}</p>}
     </div>
   );
 }

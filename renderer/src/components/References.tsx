@@ -2,15 +2,17 @@
  * What is under a finished answer: how the turn ended when that is worth saying, the references
  * list (built by code from the cited passages), and why each passage was found.
  */
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { TurnInfo } from '../../../shared/chat-models';
 import type { Passage } from '../../../shared/models';
 import { isMarkdownPath, renderQuote } from '../lib/page-markdown';
+import { useRoving } from '../lib/roving';
 import { whereOf } from './CitationChip';
 import { MarkdownNodes } from './MarkdownNodes';
 import { VersionBadge } from './VersionBadge';
+import { spoken } from '../lib/spoken';
 
 /** Props of {@link TurnFooter}. */
 export interface TurnFooterProps {
@@ -26,17 +28,21 @@ export function TurnFooter({ turn, error, onOpenPassage }: TurnFooterProps) {
   const notes: string[] = [];
   // An extractive answer (Ollama unreachable) says so in its own text; the banner says what to do.
   if (turn.status === 'cancelled') notes.push(t('turn.cancelled'));
+  if (turn.status === 'interrupted') notes.push(t('turn.interrupted'));
   if (turn.status === 'failed') notes.push(t('turn.failed') + (error ? ` (${error})` : ''));
   if (turn.decision === 'refused') notes.push(t('turn.refused'));
   if (turn.decision === 'clarification') notes.push(t('turn.clarification'));
   if (turn.status === 'truncated') notes.push(t('turn.truncated'));
   if (turn.status === 'incomplete') notes.push(t('turn.incomplete'));
   if (turn.decision === 'no_answer') notes.push(t('turn.noAnswer'));
-  if (turn.searchError) notes.push(t('turn.searchFailed', { error: turn.searchError }));
+  if (turn.searchError) notes.push(t('turn.searchFailed', { error: spoken(t, turn.searchError, turn.said) }));
   // The core's own words on what went wrong (which limit, how many lines were lost), after the summary above.
-  notes.push(...(turn.warnings ?? []));
+  notes.push(...(turn.warnings ?? []).map((w) => spoken(t, w, turn.said)));
   // References that are glossary definitions say so (the reference itself carries no hit reason; its passage does).
   const glossaryIds = new Set(turn.passages.filter((p) => p.hitReason === 'glossary').map((p) => p.evidenceId));
+  // The reference cards are one Tab stop; the arrow keys move between them.
+  const list = useRef<HTMLOListElement>(null);
+  const onListKey = useRoving(list, 'button.reference-title');
   return (
     <div className="turn-footer">
       {notes.map((n) => (
@@ -47,7 +53,7 @@ export function TurnFooter({ turn, error, onOpenPassage }: TurnFooterProps) {
       {turn.references.length > 0 && (
         <section className="references" aria-label={t('turn.references')}>
           <h3>{t('turn.references')}</h3>
-          <ol>
+          <ol ref={list} onKeyDown={onListKey}>
             {turn.references.map((r) => (
               <li key={`${r.number}-${r.evidenceId}`} className="reference">
                 <div className="reference-head">
@@ -104,9 +110,11 @@ function searchLines(turn: TurnInfo, t: TFunction): string[] {
     lines.push(`${t('turn.searchedFor', { query: q.text })} (${how})`);
   }
   const rerank = turn.enhance?.rerank;
-  if (rerank?.fallback) lines.push(t('turn.rerankFallback', { kind: rerank.kind, reason: rerank.fallback }));
+  if (rerank?.fallback) lines.push(t('turn.rerankFallback', { kind: rerank.kind, reason: spoken(t, rerank.fallback, turn.said) }));
   // The core's own words on what did not run and why (no model, keyword-only, reranker not available).
-  for (const note of turn.enhance?.notes ?? []) if (!turn.warnings?.includes(note)) lines.push(t('turn.enhanceNote', { note }));
+  for (const note of turn.enhance?.notes ?? []) {
+    if (!turn.warnings?.includes(note)) lines.push(t('turn.enhanceNote', { note: spoken(t, note, turn.said) }));
+  }
   return lines;
 }
 

@@ -6,7 +6,9 @@
 import { useState } from 'react';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import type { TurnInfo } from '../../../shared/chat-models';
 import type { TurnStep } from '../state/chat';
+import { spoken } from '../lib/spoken';
 
 /** The words for a turn step, in the UI's language. */
 export function stepText(step: TurnStep, t: TFunction): string {
@@ -25,16 +27,18 @@ export function stepText(step: TurnStep, t: TFunction): string {
       return t('steps.tool', { name: step.name });
     case 'tool-result':
       // A tool's summary comes from the core and is shown as it is.
-      if (step.ok) return step.summary || t('steps.toolDone', { name: step.name });
-      return t('steps.toolFailed', { name: step.name, summary: step.summary });
+      if (step.ok) return spoken(t, step.summary, step.said) || t('steps.toolDone', { name: step.name });
+      return t('steps.toolFailed', { name: step.name, summary: spoken(t, step.summary, step.said) });
     case 'answering':
       return t('steps.answering');
     case 'done':
       if (step.status === 'cancelled') return t('steps.stopped');
+      if (step.status === 'interrupted') return t('steps.interrupted');
+      if (step.status === 'failed') return t('steps.failedShort');
       if (step.status === 'llm_unavailable') return t('steps.extractive');
       return t('steps.done');
     case 'failed':
-      return t('steps.failed', { message: step.message });
+      return t('steps.failed', { message: spoken(t, step.message, step.said) });
   }
 }
 
@@ -53,6 +57,12 @@ function rewrittenOf(steps: TurnStep[]): TurnStep | undefined {
   return steps.find((s) => s.kind === 'searching' && !!s.rewrittenFrom);
 }
 
+/** The steps of a stored answer, for a thread that did not see it run (a reload): what the turn kept, then its end. */
+export function storedSteps(turn: TurnInfo | null): TurnStep[] | undefined {
+  if (!turn?.steps) return undefined;
+  return [...turn.steps, { kind: 'done', status: turn.status, decision: turn.decision }];
+}
+
 /** A turn's steps: all of them while it runs, one line (that opens) once it ended. */
 export function TurnProgress({ steps, running }: { steps: TurnStep[]; running: boolean }) {
   const { t } = useTranslation();
@@ -66,11 +76,15 @@ export function TurnProgress({ steps, running }: { steps: TurnStep[]; running: b
   return (
     <div className={ended ? 'turn-progress ended' : 'turn-progress'} role={running ? 'status' : undefined}>
       <ol className="steps" aria-label={t('status.turnProgress')}>
-        {shown.map((step, i) => (
-          <li key={i} className={`step ${step.kind}`}>
-            {stepText(step, t)}
-          </li>
-        ))}
+        {shown.map((step, i) => {
+          const text = stepText(step, t);
+          // A step too long for the line ends in an ellipsis (CSS); its whole text shows on hover.
+          return (
+            <li key={i} className={`step ${step.kind}`} title={text}>
+              {text}
+            </li>
+          );
+        })}
       </ol>
       {ended && (open || steps.length > shown.length) && (
         <button type="button" className="link-button" aria-expanded={open} onClick={() => setOpen(!open)}>

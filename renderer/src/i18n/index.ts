@@ -6,6 +6,8 @@
 import i18n from 'i18next';
 import { initReactI18next, useTranslation } from 'react-i18next';
 import type { Settings } from '../../../shared/settings';
+import { coreEn } from './core-en';
+import { coreZhCN } from './core-zh-CN';
 import { en } from './en';
 import { formatsFor, parseAppearance, resolveLanguage, type Formats } from './language';
 import { zhCN } from './zh-CN';
@@ -30,7 +32,8 @@ export function rememberedAppearance(): Pick<Settings, 'language' | 'theme'> | n
 }
 
 void i18n.use(initReactI18next).init({
-  resources: { en: { translation: en }, 'zh-CN': { translation: zhCN } },
+  // `core`: the core's messages by code (shared/said.ts), read through lib/spoken.ts.
+  resources: { en: { translation: en, core: coreEn }, 'zh-CN': { translation: zhCN, core: coreZhCN } },
   lng: resolveLanguage(rememberedAppearance()?.language ?? 'system', navigator.language),
   fallbackLng: 'en',
   // React escapes what it renders; escaping here too would show `&amp;` in paths and titles.

@@ -14,12 +14,13 @@ import { i18n } from '../i18n';
 import { rememberConversation, rememberedConversation } from '../lib/open-conversation';
 import { joinSnapshot, TokenBatcher } from '../lib/stream-text';
 import { useLlm } from './llm';
+import type { SaidMap } from '../../../shared/said';
 
 /** One thing a turn did, in the order it happened. */
 export type TurnStep =
   | RunningStep
   | { kind: 'done'; status: TurnInfo['status']; decision: Decision }
-  | { kind: 'failed'; message: string };
+  | { kind: 'failed'; message: string; said?: SaidMap };
 
 /** A turn this window follows: started here, or found running in a conversation it shows. */
 export interface LiveTurn {
@@ -35,11 +36,15 @@ export interface LiveTurn {
   answerStored: boolean;
   /** The answer so far. */
   text: string;
+  /** The model's reasoning so far (absent when it showed none). */
+  thinking?: string;
   steps: TurnStep[];
   running: boolean;
   stopping: boolean;
   /** Why the turn failed, when it did. */
   error: string | null;
+  /** `error`'s code and parameters (shared/said.ts), when it is one of the core's messages. */
+  errorSaid?: SaidMap;
   /** True when the connection to the host was lost while it ran (its end was not heard). */
   lost?: boolean;
   /** When this window began following it (see `clock`): a snapshot asked for earlier knows nothing of it. */
@@ -229,6 +234,7 @@ function adopt(kbId: string, conversationId: string, running: RunningTurn): void
     const turn: LiveTurn = {
       turnId: running.turnId, kbId, conversationId, question: '', questionStored: true,
       userMessageId: running.userMessageId, answerStored: false, text, running: true,
+      ...(running.thinking ? { thinking: running.thinking } : {}),
       stopping: known?.stopping ?? false, error: null, since: known?.since ?? ++clock,
       steps: known && known.steps.length > running.steps.length ? known.steps : running.steps,
     };
@@ -265,7 +271,7 @@ function step(turnId: string, next: TurnStep, change: Partial<LiveTurn> = {}): v
 }
 
 /** Put a turn's stored message into its conversation and close the turn. */
-function finish(turnId: string, message: ChatMessage | null, last: TurnStep, error: string | null): void {
+function finish(turnId: string, message: ChatMessage | null, last: TurnStep, error: string | null, said?: SaidMap): void {
   batcher.flush();
   unknownText.delete(turnId);
   useChat.setState((s) => {
@@ -278,7 +284,7 @@ function finish(turnId: string, message: ChatMessage | null, last: TurnStep, err
       ? { ...s.messages, [message.conversationId]: [...(s.messages[message.conversationId] ?? []).filter((m) => m.id !== message.id), message] }
       : s.messages;
     if (!turn) return { messages };
-    const ended = { ...turn, running: false, stopping: false, error, answerStored: !!message, steps: [...turn.steps, last] };
+    const ended = { ...turn, running: false, stopping: false, error, errorSaid: said, answerStored: !!message, steps: [...turn.steps, last] };
     return { messages, turns: { ...s.turns, [turnId]: ended } };
   });
   const turn = useChat.getState().turns[turnId];
@@ -309,6 +315,17 @@ function keepUnknown(turnId: string, text: string): void {
   if (unknownText.size > UNKNOWN_KEPT) unknownText.delete(unknownText.keys().next().value!);
 }
 
+/** Reasoning joins the turn's thinking; answer text it takes back (an orphan `</think>`) leaves the answer shown. */
+function thought(turnId: string, text: string, takesBack: number): void {
+  batcher.flush();
+  useChat.setState((s) => {
+    const turn = s.turns[turnId];
+    if (!turn) return s;
+    const kept = turn.text.slice(0, Math.max(0, turn.text.length - takesBack));
+    return { turns: { ...s.turns, [turnId]: { ...turn, text: kept, thinking: (turn.thinking ?? '') + text } } };
+  });
+}
+
 /** A turn started somewhere (maybe another tab): follow it when its conversation is shown here. */
 function turnStarted(turnId: string, conversationId: string): void {
   const s = useChat.getState();
@@ -333,9 +350,10 @@ client.subscribe('search.failed', onStep('search.failed'));
 client.subscribe('tool.called', onStep('tool.called'));
 client.subscribe('tool.result', onStep('tool.result'));
 client.subscribe('answer.token', ({ turnId, text }) => batcher.add(turnId, text));
+client.subscribe('answer.thinking', ({ turnId, text, takesBack }) => thought(turnId, text, takesBack ?? 0));
 client.subscribe('answer.done', ({ turnId, message, decision }) => {
   finish(turnId, message, { kind: 'done', status: message.turn?.status ?? 'complete', decision }, null);
 });
-client.subscribe('answer.failed', ({ turnId, message, partial }) => {
-  finish(turnId, partial, { kind: 'failed', message }, message);
+client.subscribe('answer.failed', ({ turnId, message, partial, said }) => {
+  finish(turnId, partial, { kind: 'failed', message, said }, message, said);
 });

@@ -1,4 +1,7 @@
-/** Knowledge bases: the list, which one is selected, and creating, renaming and deleting them. */
+/**
+ * Knowledge bases: the list, which one is selected, and creating, renaming and deleting them. The selected one is
+ * remembered in this browser's storage, so a reload (or the next start) opens the knowledge base last used.
+ */
 import { create } from 'zustand';
 import type { KnowledgeBase } from '../../../shared/models';
 import { client } from '../client';
@@ -21,10 +24,30 @@ interface KbState {
   clearError(): void;
 }
 
+/** Where the selected knowledge base's id is remembered. */
+const SELECTED_KEY = 'sift.selectedKb';
+
+function remembered(): string | null {
+  try {
+    return localStorage.getItem(SELECTED_KEY);
+  } catch {
+    return null; // storage switched off
+  }
+}
+
+function remember(id: string | null): void {
+  try {
+    if (id) localStorage.setItem(SELECTED_KEY, id);
+    else localStorage.removeItem(SELECTED_KEY);
+  } catch {
+    // storage switched off: the first knowledge base opens next time
+  }
+}
+
 /** The knowledge-base store. */
 export const useKbs = create<KbState>((set, get) => ({
   kbs: [],
-  selectedKbId: null,
+  selectedKbId: remembered(),
   loaded: false,
   error: null,
 
@@ -33,10 +56,14 @@ export const useKbs = create<KbState>((set, get) => ({
     if (!result.ok) return set({ error: result.error.message, loaded: true });
     const selected = get().selectedKbId;
     const stillThere = result.value.some((k) => k.id === selected);
-    set({ kbs: result.value, loaded: true, selectedKbId: stillThere ? selected : (result.value[0]?.id ?? null) });
+    const chosen = stillThere ? selected : (result.value[0]?.id ?? null);
+    // Before the first list (an empty core) nothing is forgotten: the remembered one may just not be listed yet.
+    if (result.value.length > 0) remember(chosen);
+    set({ kbs: result.value, loaded: true, selectedKbId: chosen });
   },
 
   select(id) {
+    remember(id);
     set({ selectedKbId: id });
   },
 
@@ -44,7 +71,7 @@ export const useKbs = create<KbState>((set, get) => ({
     const result = await client.invoke('kb.create', { name });
     if (!result.ok) return result.error.message;
     await get().load();
-    set({ selectedKbId: result.value.id });
+    get().select(result.value.id);
     return null;
   },
 

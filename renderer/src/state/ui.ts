@@ -10,6 +10,9 @@ interface UiState {
   focusRequest: string | null;
   /** True while the settings dialog is open. */
   settingsOpen: boolean;
+  /** True while the keyboard shortcuts help is open. */
+  shortcutsOpen: boolean;
+  setShortcutsOpen(open: boolean): void;
   show(screen: Screen, focus?: string): void;
   focusDone(): void;
   openSettings(): void;
@@ -21,6 +24,10 @@ export const useUi = create<UiState>((set) => ({
   screen: 'chat',
   focusRequest: null,
   settingsOpen: false,
+  shortcutsOpen: false,
+  setShortcutsOpen(open) {
+    set({ shortcutsOpen: open });
+  },
   show(screen, focus) {
     set({ screen, focusRequest: focus ?? null });
   },

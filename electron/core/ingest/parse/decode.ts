@@ -6,6 +6,7 @@
 import iconv from 'iconv-lite';
 import { ParseError } from '../types';
 import { byteOrderMark, guessLegacyEncoding, normaliseCharsetLabel, sniffUtf16 } from './detect-encoding';
+import { say } from '../../../../shared/said';
 
 /** Decoded text and the encoding it was read with. */
 export interface DecodedText {
@@ -98,5 +99,5 @@ function controlShare(text: string): number {
 }
 
 function binaryFile(): ParseError {
-  return new ParseError('binary', 'binary file with a text extension');
+  return new ParseError('binary', say('file.binary').text);
 }

@@ -5,6 +5,7 @@
 import mammoth from 'mammoth';
 import { ParseError, type ParsedDocument } from '../types';
 import { htmlToText } from './html';
+import { say } from '../../../../shared/said';
 
 /** What a DOCX file contributes to a ParsedDocument. */
 export type ParsedDocx = Pick<ParsedDocument, 'text' | 'title' | 'headings'>;
@@ -26,9 +27,9 @@ export async function parseDocx(bytes: Uint8Array): Promise<ParsedDocx> {
     html = result.value;
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    throw new ParseError('corrupt', `the Word document could not be read: ${message}`);
+    throw new ParseError('corrupt', say('file.docxUnreadable', { detail: message }).text);
   }
   const { text, headings } = htmlToText(html);
-  if (text.trim() === '') throw new ParseError('empty', 'the Word document has no text');
+  if (text.trim() === '') throw new ParseError('empty', say('file.docxNoText').text);
   return { text, headings, title: headings[0]?.text ?? null };
 }

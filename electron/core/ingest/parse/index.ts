@@ -10,6 +10,7 @@ import { declaredCharset, htmlToText } from './html';
 import { kindOf } from './kinds';
 import { parseMarkdown } from './markdown';
 import { parsePdf } from './pdf';
+import { say } from '../../../../shared/said';
 
 /**
  * True when Sift can read files with this name: by extension (Markdown, plain text, code, HTML,
@@ -31,12 +32,12 @@ function blank(kind: ParsedDocument['kind'], text: string): ParsedDocument {
  */
 export async function parseFile(fileName: string, bytes: Buffer): Promise<ParsedDocument> {
   const found = kindOf(fileName);
-  if (!found) throw new ParseError('unsupported', `Sift does not read this kind of file (${fileName})`);
+  if (!found) throw new ParseError('unsupported', say('file.unsupported', { name: fileName }).text);
   switch (found.kind) {
     case 'markdown': {
       const { text, encoding } = decodeText(bytes);
       const parsed = parseMarkdown(text);
-      if (parsed.text.trim() === '') throw new ParseError('empty', 'the file has only front matter and no text');
+      if (parsed.text.trim() === '') throw new ParseError('empty', say('file.onlyFrontMatter').text);
       return { ...blank('markdown', parsed.text), ...parsed, encoding };
     }
     case 'text': {
@@ -50,7 +51,7 @@ export async function parseFile(fileName: string, bytes: Buffer): Promise<Parsed
     case 'html': {
       const { text: html, encoding } = decodeText(bytes, declaredCharset(bytes));
       const parsed = htmlToText(html);
-      if (parsed.text.trim() === '') throw new ParseError('empty', 'the page has no readable text');
+      if (parsed.text.trim() === '') throw new ParseError('empty', say('file.noText').text);
       return { ...blank('html', parsed.text), ...parsed, encoding };
     }
     case 'pdf':

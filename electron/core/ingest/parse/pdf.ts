@@ -5,6 +5,7 @@
  */
 import type { PageSpan } from '../../store/page-model';
 import { ParseError, type ParsedDocument } from '../types';
+import { say } from '../../../../shared/said';
 
 /** What a PDF contributes to a ParsedDocument. */
 export type ParsedPdf = Pick<ParsedDocument, 'text' | 'title' | 'pages'>;
@@ -42,7 +43,7 @@ export async function parsePdf(bytes: Uint8Array): Promise<ParsedPdf> {
   }
   try {
     const { text, pages } = await pageTexts(doc);
-    if (text.trim() === '') throw new ParseError('empty', 'the PDF has no text layer (scanned?)');
+    if (text.trim() === '') throw new ParseError('empty', say('file.pdfNoText').text);
     return { text, pages, title: await infoTitle(doc) };
   } catch (err) {
     throw err instanceof ParseError ? err : readError(err);
@@ -86,7 +87,7 @@ function readError(err: unknown): ParseError {
   const name = (err as { name?: unknown } | null)?.name;
   const message = err instanceof Error ? err.message : String(err);
   if (name === 'PasswordException') {
-    return new ParseError('unreadable', 'the PDF is password-protected; remove the password to index it');
+    return new ParseError('unreadable', say('file.pdfPassword').text);
   }
-  return new ParseError('corrupt', `the PDF could not be read: ${message}`);
+  return new ParseError('corrupt', say('file.pdfUnreadable', { detail: message }).text);
 }
