@@ -199,7 +199,8 @@ test('a lost host is said so, the answer stops showing as answering, and the thr
     // The host stored the partial answer as it shut down; the reloaded thread shows it cut off, never "Stopped"
     // (nobody pressed Stop), with the steps it had.
     await expect(lastAnswer(page)).toContainText('Sentence 1 of a long answer');
-    await expect(lastAnswer(page).getByText(/^Cut off: Sift was closed or restarted/)).toBeVisible();
+    // The old thread stays on screen until the reload arrives, so wait for the stored turn, not for the text.
+    await expect(lastAnswer(page).getByText(/^Cut off: Sift was closed or restarted/)).toBeVisible({ timeout: 15_000 });
     await expect(lastAnswer(page).getByText('Stopped. The partial answer is kept.')).toHaveCount(0);
     await waitTurnEnded(page, /^Cut off$/);
     await expect(page.getByRole('button', { name: 'Stop answer' })).toHaveCount(0);

@@ -155,7 +155,10 @@ test('Enter in a second tab while the first tab’s answer runs says why nothing
   await expect(other.getByLabel('Question')).toHaveValue('And the timeout?');
   await snap(other, testInfo, 'second-tab-waiting-en');
   await invokeCore(served.url, 'settings.set', { patch: { language: 'zh-CN' } });
-  await ask(other, 'And the timeout?');
+  // The language applies live in every window, so the box is now labelled in Chinese.
+  const questionZh = other.getByLabel('问题');
+  await questionZh.fill('And the timeout?');
+  await questionZh.press('Enter');
   await expect(other.getByRole('status').filter({ hasText: /^未发送：此对话中仍有回答正在生成/ })).toBeVisible();
   await snap(other, testInfo, 'second-tab-waiting-zh');
   await invokeCore(served.url, 'settings.set', { patch: { language: 'en' } });
