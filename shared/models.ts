@@ -243,6 +243,9 @@ export const Passage = z.object({
   rrfScore: z.number().nullable(),
   /** The page's version, when it or another version of its document names one (absent otherwise). */
   version: PassageVersion.optional(),
+  /** Other pages that hold the same passage, word for word or nearly (the same README in two packages, a
+   *  manual's page again in its all-in-one file): shown once, here, best-ranked first. Absent when none. */
+  alsoIn: z.array(z.object({ pagePath: z.string(), title: z.string(), start: z.number().int(), end: z.number().int() })).optional(),
   /** Enhanced searches (issue #15): which probe and stage found this passage, best rank each (probe i is
    *  `SearchResult.enhance.probes[i]`). Absent on plain searches. */
   probes: z.array(z.object({ probe: z.number().int(), stage: z.enum(['keyword', 'vector']), rank: z.number().int() })).optional(),

@@ -48,6 +48,7 @@ export function formatResults(r: SearchResult): string {
     // From its focus, where its words on the query begin (the whole text stays in --json).
     const shown = p.text.slice(p.focus ?? 0).replace(/\s+/g, ' ').trim().slice(0, 240);
     lines.push(`    ${p.focus ? '…' : ''}${shown}`);
+    if (p.alsoIn?.length) lines.push(`    also in: ${p.alsoIn.map((e) => e.pagePath).join(', ')}`);
     lines.push(`    ${figures(p)}`);
   });
   lines.push(`${r.mode} search, ${r.timings.totalMs.toFixed(1)} ms`);

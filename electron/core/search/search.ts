@@ -2,8 +2,9 @@
  * Hybrid search of one knowledge base, as the steps it runs (searchKnowledgeBase reads them in order):
  * explicit `[[wiki/…]]` pages first → the query's probes (itself, or its LLM enhancements) → keyword
  * (FTS5 bm25) and vector (sqlite-vec) stages inside the scope → reciprocal-rank fusion (k = 60) → MMR
- * (λ = 0.5) on stored vectors → neighbouring chunks merged → ranking features (versions) → passages,
- * shown from their words on the query → table-of-contents passages last → optional rerank → top-k.
+ * (λ = 0.5) on stored vectors → neighbouring chunks merged → ranking features (versions) → repeated
+ * passages shown once → passages, shown from their words on the query → table-of-contents passages
+ * last → optional rerank → top-k.
  * A stage that fails fails the search (`search_failed`); keyword-only is a declared mode; an empty
  * knowledge base or scope is an empty result that touched no index.
  */
@@ -11,6 +12,7 @@ import type Database from 'better-sqlite3';
 import type { Passage, SearchMode, SearchResult } from '../../../shared/models';
 import { parseWikiRefs, type WikiRefs } from '../../../shared/wiki-refs';
 import { contentsLast } from './contents';
+import { collapseDuplicates, type ElsewhereSpan } from './duplicates';
 import { fuseProbeLists, probesOf, type ProbeFusedHit } from './enhance/fuse';
 import type { EnhanceAsk } from './enhance/plan';
 import type { HistoryTurn } from './enhance/rewrite';
@@ -186,7 +188,7 @@ async function foundPassages(ctx: SearchContext, explicit: Passage[], count: num
   const vectors = lists.some((l) => l.stage === 'vector');
   const spans = candidateSpans(ctx.db, fuseProbeLists(lists), vectors, ctx.req.topK, ctx.options);
   const ranking = rankingOf(ctx, spans.map((s) => s.page.id));
-  const usable = contentsLast(usableSpans(ranking.order(spans, query), explicit));
+  const usable = contentsLast(collapseDuplicates(usableSpans(ranking.order(spans, query), explicit)));
   const focusTerms = focusTermsOf(query === ctx.text ? ctx.terms() : keywordTerms(ctx.db, query));
   const how = { query, focusTerms, label: ranking.label, probes };
   const built = usable.slice(0, probes.enhanced ? Math.max(count, RERANK_CANDIDATES) : count).map((s) => passageOf(s, how));
@@ -208,7 +210,7 @@ function rankingOf(ctx: SearchContext, pageIds: number[]) {
 type Span = { pagePath: string; start: number; end: number };
 const overlaps = (a: Span, b: Span) => a.pagePath === b.pagePath && a.start < b.end && b.start < a.end;
 
-/** A candidate span with its text, as contentsLast reads it. */
+/** A candidate span with its text, as contentsLast and collapseDuplicates read it. */
 type TextSpan = CandidateSpan<ProbeFusedHit> & { pagePath: string; text: string };
 
 /** Spans that can be passages, in order: a span that is only a heading is left out, and so is one that
@@ -234,10 +236,10 @@ interface PassageMaking {
 
 /** The passage of a span: hit reason `title` when a query term is in the page's title, shown from its
  *  words on the query, labelled by the ranking features. */
-function passageOf(s: TextSpan, how: PassageMaking): Passage {
+function passageOf(s: TextSpan & { alsoIn: ElsewhereSpan[] }, how: PassageMaking): Passage {
   const hitReason = matchesTitle(how.query, s.page.titleTokens) ? 'title' : 'body';
   const found = withFocus(buildPassage(s.page, s.start, s.end, s.hits, hitReason), s.page, how.focusTerms);
-  const p = how.label(found, s.page.id);
+  const p = { ...how.label(found, s.page.id), ...(s.alsoIn.length > 0 ? { alsoIn: s.alsoIn } : {}) };
   return how.probes.enhanced ? { ...p, probes: probesOf(s.hits) } : p;
 }
 

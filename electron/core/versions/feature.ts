@@ -14,7 +14,7 @@ import { FUNCTION_TERMS } from '../search/keyword';
 import type { PageInfo } from '../search/passages';
 import { tokenize } from '../text/tokenize';
 import { preferVersions, versionMentions } from './rank';
-import { sketchOf } from './sketch';
+import { sketchOf } from '../text/sketch';
 
 /** The version row of a page and its `supersedes` / `superseded_by` links (kb migration 008's tables). */
 function writeVersion(db: Database.Database, pageId: number, v: PageVersionRecord, sketch: string | null): void {

@@ -9,7 +9,7 @@ import type Database from 'better-sqlite3';
 import type { Passage, PassageVersion } from '../../../shared/models';
 import { cached } from '../store/statements';
 import { versionStatus, type RankedVersion, type VersionMember } from './rank';
-import { ALIKE_FROM, similarity, sketchOf } from './sketch';
+import { ALIKE_FROM, similarity, sketchOf } from '../text/sketch';
 
 /** A page's version as search uses it: what a Passage shows, plus what ranking needs. */
 export type PageVersion = PassageVersion & RankedVersion;

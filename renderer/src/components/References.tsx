@@ -67,6 +67,7 @@ export function TurnFooter({ turn, error, onOpenPassage }: TurnFooterProps) {
                   {glossaryIds.has(r.evidenceId) && <span className="glossary-mark">{t('turn.glossaryMark')}</span>}
                 </div>
                 <Quote text={r.quote} path={r.pagePath} focus={r.focus} openFence={r.openFence} />
+                <AlsoIn passage={turn.passages.find((p) => p.evidenceId === r.evidenceId)} />
               </li>
             ))}
           </ol>
@@ -135,6 +136,17 @@ function foundBy(p: Passage, turn: TurnInfo, t: TFunction): string {
     byProbe.set(h.probe, [...(byProbe.get(h.probe) ?? []), `${stage} #${h.rank}`]);
   }
   return [...byProbe].map(([probe, ranks]) => `${names[probe] ?? `#${probe + 1}`}: ${ranks.join(', ')}`).join(' · ');
+}
+
+/** The other pages that hold a reference's passage too, when search showed it once for all of them. */
+function AlsoIn({ passage }: { passage: TurnInfo['passages'][number] | undefined }) {
+  const { t } = useTranslation();
+  if (!passage?.alsoIn?.length) return null;
+  return (
+    <p className="reference-also-in" title={t('turn.alsoInTitle')}>
+      {t('turn.alsoIn', { pages: passage.alsoIn.map((e) => e.pagePath.replace(/^wiki\//, '')).join(', ') })}
+    </p>
+  );
 }
 
 function WhyFound({ turn }: { turn: TurnInfo }) {

@@ -171,6 +171,8 @@ export const en = {
     hitKbMeta: 'describes the knowledge base',
     hitGlossary: 'glossary definition of a term in the question',
     glossaryMark: 'glossary',
+    alsoIn: 'Also in: {{pages}}',
+    alsoInTitle: 'The same passage, word for word or nearly, is in these pages too',
     searchedFor: 'Searched for: “{{query}}”',
     rewrittenModel: 'rewritten by the model from “{{from}}”',
     rewrittenTerms: 'your follow-up “{{from}}” with the previous question’s key terms (no model rewrite)',

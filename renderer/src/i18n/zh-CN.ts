@@ -167,6 +167,8 @@ export const zhCN: Translation = {
     hitKbMeta: '知识库说明',
     hitGlossary: '问题中术语的术语表释义',
     glossaryMark: '术语表',
+    alsoIn: '也见于：{{pages}}',
+    alsoInTitle: '这些页面里也有相同或几乎相同的段落',
     searchedFor: '搜索内容：“{{query}}”',
     rewrittenModel: '由模型从“{{from}}”改写',
     rewrittenTerms: '你的追问“{{from}}”加上上一个问题的关键词（未经模型改写）',

@@ -1,10 +1,10 @@
 /**
- * Whether two pages say much the same: a bottom-k sketch of each page's word 4-shingles (the 64 smallest
- * shingle hashes), from which the Jaccard similarity of two pages' shingle sets is estimated. A page
- * named like another (`handbook-2023`, `handbook-2024`) is a version of it only when they are alike;
- * `rfc-1918` and `rfc-2068` share a name stem and nothing else. Words here are runs of letters or digits,
- * each CJK character a word of its own (no tokenizer: the sketch is made only for pages whose name reads
- * as a version, and must stay cheap). Pure.
+ * Whether two texts say much the same: a bottom-k sketch of each text's word 4-shingles (the 64 smallest
+ * shingle hashes), from which the Jaccard similarity of their shingle sets is estimated. Versions use it
+ * (a page named like another, `handbook-2023` and `handbook-2024`, is a version of it only when they are
+ * alike; `rfc-1918` and `rfc-2068` share a name stem and nothing else), and search, to show a passage
+ * repeated in other pages once. Words here are runs of letters or digits, each CJK character a word of
+ * its own (no tokenizer: it must stay cheap). Pure.
  */
 
 /** Hashes kept per page. Default 64: the estimate's error is about 1/√64 ≈ 0.12 of the similarity. */

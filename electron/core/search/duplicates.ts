@@ -1,0 +1,54 @@
+/**
+ * One passage for what several pages say alike: the same README in four packages, a manual's page again
+ * in its all-in-one file. Among ranked spans, a span whose text is the same as a better one's (same
+ * content hash) or nearly so (the shingle sketches of text/sketch.ts, Jaccard ≥ NEAR_DUPLICATE) is not
+ * shown on its own; the span kept says where else it is (`alsoIn`). Pure over the spans' texts.
+ */
+import { similarity, sketchOf } from '../text/sketch';
+import { sha256 } from './passages';
+
+/** Estimated Jaccard similarity of two passages' 4-shingles from which they are one passage twice: one
+ *  word changed in a thirty-word README leaves 0.73, two different passages that share a sentence 0.2. */
+export const NEAR_DUPLICATE = 0.7;
+
+/** Where else a kept passage is. */
+export interface ElsewhereSpan {
+  pagePath: string;
+  title: string;
+  start: number;
+  end: number;
+}
+
+/** What collapsing needs of a ranked span. */
+interface SpanLike {
+  pagePath: string;
+  text: string;
+  start: number;
+  end: number;
+  page: { title: string };
+}
+
+/**
+ * The spans in order, each repeated one left out and named in the `alsoIn` of the first (best-ranked)
+ * span it repeats. Spans of one page are never each other's duplicates (a page that repeats itself
+ * keeps both places).
+ */
+export function collapseDuplicates<T extends SpanLike>(spans: T[]): (T & { alsoIn: ElsewhereSpan[] })[] {
+  const kept: { span: T & { alsoIn: ElsewhereSpan[] }; hash: string; sketch: string | null }[] = [];
+  for (const span of spans) {
+    const hash = sha256(span.text);
+    let sketch: string | null = null;
+    const sketchNow = () => (sketch ??= sketchOf(span.text));
+    const same = kept.find((k) => {
+      if (k.span.pagePath === span.pagePath) return false;
+      if (k.hash === hash) return true;
+      return similarity((k.sketch ??= sketchOf(k.span.text)), sketchNow()) >= NEAR_DUPLICATE;
+    });
+    if (same) {
+      same.span.alsoIn.push({ pagePath: span.pagePath, title: span.page.title, start: span.start, end: span.end });
+      continue;
+    }
+    kept.push({ span: { ...span, alsoIn: [] }, hash, sketch });
+  }
+  return kept.map((k) => k.span);
+}
