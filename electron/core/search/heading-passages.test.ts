@@ -30,6 +30,8 @@ const FILES = {
     '',
   ].join('\n'),
   'lone.md': '# Lighthouse keeping\n\nThe keeper lit the lamp at dusk and logged the weather.\n',
+  'zebrafish.md': '# zebrafish notes\n',
+  '旅行.md': '# 京都旅行计划\n\n## 清水寺\n\n## 伏见稻荷\n',
 };
 
 let core: TestCore;
@@ -67,5 +69,16 @@ describe('headings in search results', () => {
     }
     const result = await run('lighthouse keeper lamp');
     expect(result.passages.map((p) => p.pagePath)).not.toContain('wiki/lone.md');
+  });
+
+  it('a page whose whole text is one heading is found by it (issue #27 item 4)', async () => {
+    const result = await run('zebrafish notes');
+    expect(result.passages[0]?.pagePath).toBe('wiki/zebrafish.md');
+    expect(result.passages[0]!.text).toContain('zebrafish notes');
+  });
+
+  it('a page of headings only is found by any of them', async () => {
+    const result = await run('伏见稻荷');
+    expect(result.passages[0]?.pagePath).toBe('wiki/旅行.md');
   });
 });

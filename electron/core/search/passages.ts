@@ -89,9 +89,16 @@ export function provenanceOf(page: PageInfo, start: number, end: number): Proven
 /**
  * True when `[start, end)` holds a heading and nothing else with words in it: the chunk a knowledge
  * base indexed before headings were joined to their text. Such a passage answers nothing, so search
- * leaves it out until the page is indexed again.
+ * leaves it out until the page is indexed again — unless the page holds nothing but headings, when the
+ * heading is all there is to find (issue #27 item 4).
  */
 export function isHeadingOnly(page: PageInfo, start: number, end: number): boolean {
+  return holdsOnlyHeadings(page, start, end) && !holdsOnlyHeadings(page, 0, page.text.length);
+}
+
+/** True when `[start, end)` overlaps a heading and has no words outside headings. A page that is nothing
+ *  but headings (`# zebrafish notes` alone) is its own passage: there is no text to prefer. */
+function holdsOnlyHeadings(page: PageInfo, start: number, end: number): boolean {
   let from = start;
   let sawHeading = false;
   for (const h of page.headings) {
