@@ -12,7 +12,7 @@ import { toIndexText } from '../text/tokenize';
 import { parseFile } from './parse';
 import type { DocumentProblem, PreparedPage } from './page-store';
 import { ParseError, type ParsedDocument } from './types';
-import { isWithin, nonRegularKind, readRegularFile } from './safe-read';
+import { isWithin, nonRegularKind, readRegularFile } from '../base/safe-read';
 
 /** One file to prepare. */
 export interface FileJob {

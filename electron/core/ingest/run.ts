@@ -13,6 +13,7 @@ import type { FileResult } from './batch';
 import { documentAt, documentsOf, removeDocument, storedFolders, writeProblem, type StoredDocument } from './page-store';
 import { kindOf } from './parse/kinds';
 import { PAGE_FORMAT, pagePathOf, type FileJob } from './prepare';
+import { folderRules, isExcludedPath } from './rules';
 import { scanFolder } from './scan';
 import type { RunCounters } from './status';
 import type { DocumentKind } from '../store/page-model';
@@ -138,11 +139,18 @@ export async function runFiles(deps: RunDeps, folder: Folder, relPaths: string[]
     deps.counters.error = `folder ${folder.path}: the folder ${folder.path} does not exist`;
     return;
   }
-  deps.counters.filesTotal += relPaths.length;
+  // The scan's rule decides here too: a file the folder excludes is never read, and leaves the index if it was in it.
+  const rules = folderRules(folder.path, folder.excludeGlobs);
+  const wanted = relPaths.filter((rel) => !isExcludedPath(folder.path, rules, rel));
+  for (const rel of relPaths) {
+    const doc = wanted.includes(rel) ? undefined : documentAt(deps.db, folder.path, rel);
+    if (doc) remove(deps.db, doc.id, deps.counters);
+  }
+  deps.counters.filesTotal += wanted.length;
   // Under an older page format, even bytes that hash as before are prepared again.
   const current = pagesCurrent(deps.db);
   const known = (rel: string) => (current ? documentAt(deps.db, folder.path, rel) : undefined);
-  await indexAll(deps, relPaths.map((rel) => jobFor(folder, rel, deps.options, known(rel), 0)));
+  await indexAll(deps, wanted.map((rel) => jobFor(folder, rel, deps.options, known(rel), 0)));
   await embedPending(deps);
 }
 

@@ -5,11 +5,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Ignore } from 'ignore';
 import { SiftError } from '../../../shared/errors';
-import { safeIgnore } from '../kb/ignore-rules';
-import { kindOf } from './parse/kinds';
-import { isWithin, nonRegularKind, readRegularFile } from './safe-read';
+import { isWithin, nonRegularKind } from '../base/safe-read';
+import { folderRules, isHidden, wantsFile, wantsFolder, withGitignore, type FolderRules, type IgnoreRules } from './rules';
 
 /** A file the scan found and Sift will read. */
 export interface ScannedFile {
@@ -53,24 +51,8 @@ const DEFAULT_MAX_FILE_BYTES = 50 * MB;
 const MIN_MAX_FILE_BYTES = 1024;
 const MAX_MAX_FILE_BYTES = 2 * 1024 * MB;
 
-/**
- * Folders skipped by name at any depth: dependencies and build output, never notes. Hidden folders
- * (`.git`, `.next`, `.nuxt`, `.venv`, `.cache`…) are skipped anyway. `vendor` is deliberately read:
- * it is also an everyday word for a folder of supplier notes, and code repositories usually
- * `.gitignore` their vendored dependencies.
- */
-const SKIPPED_FOLDERS = new Set([
-  'node_modules', 'bower_components', 'dist', 'build', 'out', 'target', '__pycache__', 'venv', 'coverage',
-]);
-
 /** File-system calls in flight at once: enough to keep libuv's thread pool and an SSD busy. */
 const IO_CONCURRENCY = 32;
-
-interface IgnoreRules {
-  /** Folder holding the `.gitignore`, relative to the scanned folder ('' for the folder itself). */
-  base: string;
-  rules: Ignore;
-}
 
 interface FolderToRead {
   abs: string;
@@ -82,7 +64,7 @@ interface FolderToRead {
 
 interface Walk {
   io: <T>(task: () => Promise<T>) => Promise<T>;
-  exclude: Ignore;
+  rules: FolderRules;
   maxFileBytes: number;
   /** Real path of the scanned folder; links out of it are followed only when `followOut`. */
   rootReal: string;
@@ -111,7 +93,7 @@ export async function scanFolder(root: string, options: ScanOptions = {}): Promi
   const rootReal = await realFolder(rootAbs);
   const walk: Walk = {
     io: limiter(IO_CONCURRENCY),
-    exclude: safeIgnore(options.excludeGlobs ?? [], `the exclude globs of ${rootAbs}`),
+    rules: folderRules(rootAbs, options.excludeGlobs),
     maxFileBytes,
     rootReal,
     followOut: options.followExternalLinks ?? false,
@@ -189,19 +171,19 @@ async function readFolder(walk: Walk, folder: FolderToRead): Promise<void> {
     if (code !== 'ENOENT') walk.skipped.push({ relPath: `${folder.rel}/`, reason: `unreadable: ${code}` });
     return;
   }
-  const rules = await withGitignore(walk, folder, entries);
+  const rules = rulesInside(folder, entries);
   const child = (name: string) => ({ abs: path.join(folder.abs, name), rel: folder.rel ? `${folder.rel}/${name}` : name });
   const pending: Promise<void>[] = [];
   for (const entry of entries) {
-    if (entry.name.startsWith('.')) continue;
+    if (isHidden(entry.name)) continue;
     const { abs, rel } = child(entry.name);
     if (entry.isDirectory()) {
-      if (wantsFolder(walk, rules, entry.name, rel)) walk.plain.push({ abs, rel, real: path.join(folder.real!, entry.name), rules });
+      if (wantsFolder(walk.rules, rules, entry.name, rel)) walk.plain.push({ abs, rel, real: path.join(folder.real!, entry.name), rules });
     } else if (entry.isFile()) {
-      if (wantsFile(walk, rules, entry.name, rel)) pending.push(addFile(walk, abs, rel));
+      if (wantsFile(walk.rules, rules, entry.name, rel)) pending.push(addFile(walk, abs, rel));
     } else if (entry.isSymbolicLink()) {
       pending.push(followLink(walk, rules, entry.name, abs, rel));
-    } else if (wantsFile(walk, rules, entry.name, rel)) {
+    } else if (wantsFile(walk.rules, rules, entry.name, rel)) {
       // Sockets, FIFOs and devices are never documents (and reading a FIFO would hang); a supported
       // name says the person may expect a page, so say why there is none.
       pending.push(skipSpecial(walk, abs, rel));
@@ -211,22 +193,10 @@ async function readFolder(walk: Walk, folder: FolderToRead): Promise<void> {
 }
 
 /** The rules that apply inside `folder`: its parents' plus its own `.gitignore`, if it has one. */
-async function withGitignore(walk: Walk, folder: FolderToRead, entries: fs.Dirent[]): Promise<IgnoreRules[]> {
+function rulesInside(folder: FolderToRead, entries: fs.Dirent[]): IgnoreRules[] {
   if (!entries.some((e) => e.name === '.gitignore' && !e.isDirectory())) return folder.rules;
-  const file = path.join(folder.abs, '.gitignore');
-  try {
-    // Read like any file Sift did not write: a `.gitignore` that is a FIFO or a device would hang the scan.
-    const read = readRegularFile(file, GITIGNORE_MAX_BYTES, GITIGNORE_TIME_LIMIT_MS);
-    if (!read.ok) return folder.rules;
-    return [...folder.rules, { base: folder.rel, rules: safeIgnore(read.bytes.toString('utf8'), file) }];
-  } catch {
-    return folder.rules; // an unreadable .gitignore excludes nothing, as in git
-  }
+  return withGitignore(folder.abs, folder.rel, folder.rules);
 }
-
-/** Bounds on reading a `.gitignore`: real ones are a few KB. */
-const GITIGNORE_MAX_BYTES = 1 << 20;
-const GITIGNORE_TIME_LIMIT_MS = 5000;
 
 async function skipSpecial(walk: Walk, abs: string, rel: string): Promise<void> {
   const stat = await walk.io(() => fs.promises.lstat(abs)).catch(() => null);
@@ -247,10 +217,10 @@ async function followLink(walk: Walk, rules: IgnoreRules[], name: string, abs: s
     return;
   }
   if (target.isDirectory()) {
-    if (!wantsFolder(walk, rules, name, rel)) return;
+    if (!wantsFolder(walk.rules, rules, name, rel)) return;
     if (walk.followOut || isWithin(real, walk.rootReal)) walk.linked.push({ abs, rel, real, rules });
     else walk.skipped.push({ relPath: `${rel}/`, reason: LINK_OUT });
-  } else if (wantsFile(walk, rules, name, rel)) {
+  } else if (wantsFile(walk.rules, rules, name, rel)) {
     const kind = nonRegularKind(target);
     if (kind) walk.skipped.push({ relPath: rel, reason: `not a regular file: ${kind}` });
     else if (!walk.followOut && !isWithin(real, walk.rootReal)) walk.skipped.push({ relPath: rel, reason: LINK_OUT });
@@ -260,33 +230,6 @@ async function followLink(walk: Walk, rules: IgnoreRules[], name: string, abs: s
 
 /** Why a link out of the folder is not followed (the same words as the ingest uses). */
 const LINK_OUT = 'a link to outside the folder (links out are not followed for this folder)';
-
-function wantsFolder(walk: Walk, rules: IgnoreRules[], name: string, rel: string): boolean {
-  return !SKIPPED_FOLDERS.has(name) && !isIgnored(walk, rules, `${rel}/`);
-}
-
-function wantsFile(walk: Walk, rules: IgnoreRules[], name: string, rel: string): boolean {
-  return kindOf(name) !== null && !isIgnored(walk, rules, rel);
-}
-
-/**
- * True when the user's globs exclude `rel` (a folder ends with `/`), or the nearest `.gitignore` with
- * an opinion does: deeper files override shallower ones, and `!pattern` re-includes, as in git.
- */
-function isIgnored(walk: Walk, rules: IgnoreRules[], rel: string): boolean {
-  try {
-    if (walk.exclude.ignores(rel)) return true;
-    for (let i = rules.length - 1; i >= 0; i--) {
-      const { base, rules: set } = rules[i]!;
-      const verdict = set.test(base ? rel.slice(base.length + 1) : rel);
-      if (verdict.ignored) return true;
-      if (verdict.unignored) return false;
-    }
-  } catch {
-    return false; // a name the ignore library cannot express as a relative path: no rule can match it
-  }
-  return false;
-}
 
 /** Record `abs` as a file to read, or as skipped when it is too large or unreadable. */
 async function addFile(walk: Walk, abs: string, rel: string, known?: fs.Stats): Promise<void> {

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/temp';
 import { call, openCore, writeFiles } from './testing/fixtures';
 import { prepareFile } from './prepare';
-import { readRegularFile } from './safe-read';
+import { readRegularFile } from '../base/safe-read';
 
 /** Make a FIFO at `file`; false where `mkfifo` is missing (Windows). */
 function makeFifo(file: string): boolean {

@@ -8,10 +8,7 @@ import path from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { Folder } from '../../../shared/models';
 import type { Indexer } from './indexer';
-import { isSupported } from './parse';
-
-/** Folder names never watched (the scanner skips them too). */
-const SKIPPED = /(^|[\\/])(\.[^\\/]*|node_modules|__pycache__)([\\/]|$)/;
+import { folderRules, isExcludedPath, isSkippedByName } from './rules';
 
 /** Options of {@link FolderWatcher}. */
 export interface WatcherOptions {
@@ -61,12 +58,15 @@ export class FolderWatcher {
     const watcher = watch(folder.path, {
       ignoreInitial: true,
       followSymlinks: false,
-      ignored: (p: string) => p !== folder.path && SKIPPED.test(path.relative(folder.path, p)),
+      // Hidden and dependency/build folders are not even watched; the rule below decides the rest.
+      ignored: (p: string) => p !== folder.path && isSkippedByName(path.relative(folder.path, p)),
       awaitWriteFinish: { stabilityThreshold: 150, pollInterval: 50 },
     });
+    const rules = folderRules(folder.path, folder.excludeGlobs);
     const onFile = (abs: string) => {
       const rel = path.relative(folder.path, abs).split(path.sep).join('/');
-      if (isSupported(path.basename(rel))) this.collect(kbId, folder.path, rel);
+      // The scan's own rule (gitignore, exclude globs, skipped folders, supported kinds); the indexer checks again.
+      if (!isExcludedPath(folder.path, rules, rel)) this.collect(kbId, folder.path, rel);
     };
     watcher.on('add', onFile).on('change', onFile).on('unlink', onFile);
     watcher.on('unlinkDir', () => this.indexer.start(kbId));
