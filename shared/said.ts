@@ -85,6 +85,7 @@ export const MESSAGES = {
   'file.onlyFrontMatter': 'the file has only front matter and no text',
   'file.noText': 'the page has no readable text',
   'file.binary': 'binary file with a text extension',
+  'file.notText': 'not a text file, and its name is of no kind Sift reads ({name})',
   'file.unreadable': 'could not be read: {detail}',
   'file.unreadableCode': 'unreadable: {detail}',
   'file.notRegular': 'not a regular file: {kind}',

@@ -280,9 +280,9 @@ describe('a file deleted between scan and read', () => {
     writeFiles(root, { 'keep.md': '# Keep\n\nstays', 'known.md': '# Known\n\nfirst version', 'vanishing.md': '# New\n\nnever read' });
     const sift = core(tempDir());
     const kb = await makeKb(sift, 'Gone', [root]);
-    fs.renameSync(path.join(root, 'vanishing.md'), path.join(root, 'vanishing.later'));
+    fs.renameSync(path.join(root, 'vanishing.md'), path.join(root, '.vanishing.md'));
     await sift.ingest(kb);
-    fs.renameSync(path.join(root, 'vanishing.later'), path.join(root, 'vanishing.md'));
+    fs.renameSync(path.join(root, '.vanishing.md'), path.join(root, 'vanishing.md'));
     writeFiles(root, { 'known.md': '# Known\n\nsecond version, longer' });
 
     // Both files are in the run's list of jobs once it says `indexing`; delete them right then.

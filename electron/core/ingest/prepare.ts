@@ -10,6 +10,9 @@ import path from 'node:path';
 import { buildSections, chunkSections } from '../text/chunk';
 import { toIndexText } from '../text/tokenize';
 import { parseFile } from './parse';
+import { looksLikeText } from './parse/decode';
+import { kindOf } from './parse/kinds';
+import { say } from '../../../shared/said';
 import type { DocumentProblem, PreparedPage } from './page-store';
 import { ParseError, type ParsedDocument } from './types';
 import { isWithin, nonRegularKind, readRegularFile } from '../base/safe-read';
@@ -107,6 +110,20 @@ export async function prepareFile(job: FileJob): Promise<FileOutcome> {
 type Stat = { size: number; mtimeMs: number };
 type Read = { kind: 'bytes'; bytes: Buffer; stat: Stat } | Exclude<FileOutcome, { kind: 'page' }>;
 
+/** How much of a file whose name says nothing is read to decide whether it is text, before reading it whole. */
+const SNIFF_BYTES = 8192;
+
+/** The first bytes of a regular file (one read; the caller checked it is regular). */
+function headOf(absPath: string): Buffer {
+  const fd = fs.openSync(absPath, 'r');
+  try {
+    const head = Buffer.alloc(SNIFF_BYTES);
+    return head.subarray(0, fs.readSync(fd, head, 0, SNIFF_BYTES, 0));
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /**
  * The file's bytes, read only when it is a regular file inside its folder (unless the folder
  * follows links out), within the size cap and the time limit; otherwise the problem to record.
@@ -123,6 +140,9 @@ function readJob(job: FileJob, timeLimitMs: number): Read {
     }
     const cap = mb(job.maxFileBytes);
     if (s.size > job.maxFileBytes) return problem(job, stat, null, 'skipped', `too large (${mb(s.size)} > ${cap} cap)`);
+    if (!kindOf(job.relPath) && s.size > SNIFF_BYTES && !looksLikeText(headOf(job.absPath))) {
+      return problem(job, stat, null, 'skipped', say('file.notText', { name: path.basename(job.relPath) }).text);
+    }
     const read = readRegularFile(job.absPath, job.maxFileBytes, timeLimitMs);
     if (read.ok) return { kind: 'bytes', bytes: read.bytes, stat: { size: read.size, mtimeMs: read.mtimeMs } };
     const grew = `too large (grew past the ${cap} cap while read)`;

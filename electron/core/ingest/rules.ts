@@ -1,7 +1,8 @@
 /**
  * The one rule that says whether a path inside a knowledge-base folder is Sift's to read: hidden names and
  * dependency or build folders (`node_modules`, `dist`, `build` …) are never entered, the folder's exclude globs
- * and every `.gitignore` on the way leave paths out, and only supported kinds of file are read. The full scan
+ * and every `.gitignore` on the way leave paths out, and a file whose name says it is not text (`.gz`, `.mp4`) is
+ * not read. The full scan
  * applies it folder by folder as it walks; a single path (a file the watcher saw, a targeted update) is checked
  * by {@link isExcludedPath}, which applies the very same steps from the folder down to the file.
  */
@@ -9,7 +10,7 @@ import path from 'node:path';
 import type { Ignore } from 'ignore';
 import { readRegularFile } from '../base/safe-read';
 import { safeIgnore } from '../kb/ignore-rules';
-import { kindOf } from './parse/kinds';
+import { isNotRead } from './parse/kinds';
 
 /**
  * Folders skipped by name at any depth: dependencies and build output, never notes. Hidden folders
@@ -48,9 +49,19 @@ export function wantsFolder(folder: FolderRules, rules: IgnoreRules[], name: str
   return !isHidden(name) && !SKIPPED_FOLDERS.has(name) && !isIgnored(folder, rules, `${rel}/`);
 }
 
-/** True when a file called `name` at `rel` is read: a supported kind that no rule leaves out. */
+/**
+ * What becomes of a file called `name` at `rel`: `read` (a kind Sift reads, or a name that says nothing, whose
+ * content decides), `excluded` (hidden, or left out by a rule: never listed), or `not-read` (its name says it is
+ * not a kind Sift reads: listed with that reason).
+ */
+export function fileVerdict(folder: FolderRules, rules: IgnoreRules[], name: string, rel: string): 'read' | 'excluded' | 'not-read' {
+  if (isHidden(name) || isIgnored(folder, rules, rel)) return 'excluded';
+  return isNotRead(name) ? 'not-read' : 'read';
+}
+
+/** True when a file called `name` at `rel` is read: no rule leaves it out and its name does not say "not text". */
 export function wantsFile(folder: FolderRules, rules: IgnoreRules[], name: string, rel: string): boolean {
-  return !isHidden(name) && kindOf(name) !== null && !isIgnored(folder, rules, rel);
+  return fileVerdict(folder, rules, name, rel) === 'read';
 }
 
 /**

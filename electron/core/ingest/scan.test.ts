@@ -30,7 +30,7 @@ async function scanError(root: string, options?: ScanOptions): Promise<string> {
 }
 
 describe('scanFolder', () => {
-  it('lists supported files, sorted by relative path, with size and whole-millisecond mtime', async () => {
+  it('lists supported files, sorted by relative path, with size and whole-millisecond mtime; names that say "not text" as skipped', async () => {
     const root = tempDir();
     write(root, { 'b.md': 'bb', 'a/z.txt': 'z', 'a/deep/x.py': 'print(1)', 'README': 'hi', 'photo.png': 'x', 'a/data.bin': 'x', 'Z.md': 'Z' });
     fs.utimesSync(path.join(root, 'b.md'), 1_700_000_000.5, 1_700_000_000.5678);
@@ -38,7 +38,10 @@ describe('scanFolder', () => {
     expect(files.map((f) => f.relPath)).toEqual(['README', 'Z.md', 'a/deep/x.py', 'a/z.txt', 'b.md']);
     expect(files.find((f) => f.relPath === 'b.md')).toEqual({ absPath: path.join(root, 'b.md'), relPath: 'b.md', size: 2, mtimeMs: 1_700_000_000_567 });
     expect(files.find((f) => f.relPath === 'a/deep/x.py')?.absPath).toBe(path.join(root, 'a', 'deep', 'x.py'));
-    expect(skipped).toEqual([]);
+    expect(skipped).toEqual([
+      { relPath: 'a/data.bin', reason: 'Sift does not read this kind of file (data.bin)' },
+      { relPath: 'photo.png', reason: 'Sift does not read this kind of file (photo.png)' },
+    ]);
   });
 
   it('skips hidden entries, dependency and build folders at any depth, but reads vendor/', async () => {

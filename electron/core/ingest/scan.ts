@@ -6,8 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SiftError } from '../../../shared/errors';
+import { say } from '../../../shared/said';
 import { isWithin, nonRegularKind } from '../base/safe-read';
-import { folderRules, isHidden, wantsFile, wantsFolder, withGitignore, type FolderRules, type IgnoreRules } from './rules';
+import { fileVerdict, folderRules, isHidden, wantsFile, wantsFolder, withGitignore, type FolderRules, type IgnoreRules } from './rules';
 
 /** A file the scan found and Sift will read. */
 export interface ScannedFile {
@@ -180,7 +181,9 @@ async function readFolder(walk: Walk, folder: FolderToRead): Promise<void> {
     if (entry.isDirectory()) {
       if (wantsFolder(walk.rules, rules, entry.name, rel)) walk.plain.push({ abs, rel, real: path.join(folder.real!, entry.name), rules });
     } else if (entry.isFile()) {
-      if (wantsFile(walk.rules, rules, entry.name, rel)) pending.push(addFile(walk, abs, rel));
+      const verdict = fileVerdict(walk.rules, rules, entry.name, rel);
+      if (verdict === 'read') pending.push(addFile(walk, abs, rel));
+      else if (verdict === 'not-read') walk.skipped.push({ relPath: rel, reason: say('file.unsupported', { name: entry.name }).text });
     } else if (entry.isSymbolicLink()) {
       pending.push(followLink(walk, rules, entry.name, abs, rel));
     } else if (wantsFile(walk.rules, rules, entry.name, rel)) {

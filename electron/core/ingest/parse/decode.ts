@@ -69,6 +69,24 @@ function decodeRaw(bytes: Uint8Array, declaredCharset: string | null): { text: s
   return { text: decodeWith(bytes, guessed), encoding: guessed };
 }
 
+/**
+ * True when the first bytes of a file (up to 8 K) read as text: what decides whether a file whose name says
+ * nothing (`README.Debian`, `configure`) is read as plain text. A UTF-8 character cut at the end of the sample
+ * does not count against it.
+ */
+export function looksLikeText(head: Uint8Array): boolean {
+  const sample = head.subarray(0, BINARY_SAMPLE);
+  for (let cut = 0; cut <= 3 && cut < sample.length; cut++) {
+    const utf8 = strictUtf8(sample.subarray(0, sample.length - cut));
+    if (utf8 !== null) return !sample.includes(0) && controlShare(utf8) <= MAX_CONTROL_SHARE;
+  }
+  try {
+    return controlShare(decodeRaw(sample, null).text) <= MAX_CONTROL_SHARE;
+  } catch {
+    return false; // NUL bytes that are not UTF-16
+  }
+}
+
 /** One decoder for every file: without `stream`, each decode() starts afresh. */
 const utf8Decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 

@@ -4,10 +4,10 @@
  * user next to the file.
  */
 import { ParseError, type ParsedDocument } from '../types';
-import { decodeText } from './decode';
+import { decodeText, looksLikeText } from './decode';
 import { parseDocx } from './docx';
 import { declaredCharset, htmlToText } from './html';
-import { kindOf } from './kinds';
+import { isNotRead, kindOf } from './kinds';
 import { parseMarkdown } from './markdown';
 import { parsePdf } from './pdf';
 import { say } from '../../../../shared/said';
@@ -26,13 +26,28 @@ function blank(kind: ParsedDocument['kind'], text: string): ParsedDocument {
 }
 
 /**
+ * A file whose name says nothing about its kind (`README.Debian`, `configure`, `app.conf`): plain text when its
+ * content is text, else skipped as not a kind Sift reads.
+ */
+function unnamedText(fileName: string, bytes: Buffer): ParsedDocument {
+  if (isNotRead(fileName)) throw new ParseError('unsupported', say('file.unsupported', { name: fileName }).text);
+  if (!looksLikeText(bytes)) throw new ParseError('binary', say('file.notText', { name: lastSegment(fileName) }).text);
+  const { text, encoding } = decodeText(bytes);
+  return { ...blank('text', text), encoding };
+}
+
+function lastSegment(fileName: string): string {
+  return fileName.split(/[\\/]/).pop() ?? fileName;
+}
+
+/**
  * Parse one file's bytes into canonical text + provenance. `fileName` may be a bare name or a path;
- * only its last segment is used. Throws ParseError: `unsupported` for a kind Sift does not read,
- * `binary`, `empty`, `corrupt` or `unreadable` with a human reason.
+ * only its last segment is used. A name of no known kind is read as plain text when its bytes are
+ * text. Throws ParseError: `binary` (also for such a name whose bytes are not text), `empty`, `corrupt` or `unreadable` with a human reason.
  */
 export async function parseFile(fileName: string, bytes: Buffer): Promise<ParsedDocument> {
   const found = kindOf(fileName);
-  if (!found) throw new ParseError('unsupported', say('file.unsupported', { name: fileName }).text);
+  if (!found) return unnamedText(fileName, bytes);
   switch (found.kind) {
     case 'markdown': {
       const { text, encoding } = decodeText(bytes);

@@ -1,7 +1,9 @@
 /**
  * Which kind of document a file name stands for. Decided by the name alone (lower-cased extension,
  * or the whole name for well-known extensionless files) so a folder scan never has to open a file
- * to know whether Sift will read it.
+ * to know whether Sift will read it. A name that says nothing (`README.Debian`, `configure`,
+ * `app.conf`) is read as plain text when its content is text (see `looksLikeText`); a name that
+ * says "not text" (`.gz`, `.mp4`, `.exe`) is listed as not read without opening the file.
  */
 import type { DocumentKind } from '../../store/page-model';
 
@@ -38,6 +40,33 @@ const CODE_NAMES = new Map<string, string>(Object.entries({
   makefile: 'makefile', gnumakefile: 'makefile', dockerfile: 'dockerfile', containerfile: 'dockerfile',
   gemfile: 'ruby', rakefile: 'ruby', vagrantfile: 'ruby', jenkinsfile: 'groovy',
 }));
+
+/**
+ * Extensions of files that are never text and that Sift does not read (yet): archives, media, fonts,
+ * binaries, databases, and office formats without a parser. Listed as not read, never opened.
+ */
+const NOT_TEXT = new Set([
+  'gz', 'tgz', 'zip', 'tar', 'xz', 'txz', 'bz2', 'tbz2', 'zst', '7z', 'rar', 'lz', 'lzma', 'z', 'deb', 'rpm', 'apk',
+  'dmg', 'iso', 'img', 'jar', 'war', 'whl', 'egg', 'nupkg', 'crx', 'xpi',
+  'png', 'jpg', 'jpeg', 'gif', 'webp', 'bmp', 'tif', 'tiff', 'ico', 'icns', 'heic', 'avif', 'psd', 'xcf', 'raw',
+  'mp3', 'wav', 'flac', 'ogg', 'oga', 'm4a', 'aac', 'opus', 'mid', 'midi',
+  'mp4', 'm4v', 'mov', 'avi', 'mkv', 'webm', 'wmv', 'flv', 'mpg', 'mpeg',
+  'ttf', 'otf', 'woff', 'woff2', 'eot', 'pfb',
+  'exe', 'dll', 'so', 'dylib', 'o', 'obj', 'a', 'lib', 'class', 'pyc', 'pyo', 'wasm', 'node', 'bin', 'dat', 'elc',
+  'mo', 'gmo', 'sqlite', 'sqlite3', 'db', 'mdb', 'pdb', 'npy', 'npz', 'pkl', 'parquet', 'onnx', 'pt', 'safetensors',
+  'doc', 'xls', 'ppt', 'xlsx', 'pptx', 'odt', 'ods', 'odp', 'pages', 'numbers', 'key', 'epub', 'mobi', 'azw3', 'djvu',
+]);
+
+/**
+ * True when the name alone says Sift does not read the file: an extension of {@link NOT_TEXT} that no
+ * parser claims. Such a file is listed as not read, without being opened.
+ */
+export function isNotRead(fileName: string): boolean {
+  if (kindOf(fileName) !== null) return false;
+  const base = baseName(fileName).toLowerCase();
+  const dot = base.lastIndexOf('.');
+  return dot > 0 && NOT_TEXT.has(base.slice(dot + 1));
+}
 
 /** The last path segment of `fileName`, whichever separator the caller used. */
 function baseName(fileName: string): string {
