@@ -12,7 +12,7 @@ import { toIndexText } from '../text/tokenize';
 import { parseFile } from './parse';
 import type { DocumentProblem, PreparedPage } from './page-store';
 import { ParseError, type ParsedDocument } from './types';
-import { isWithin, nonRegularKind, readRegularFile } from '../base/safe-read';
+import { isWithin, nonRegularKind, readRegularFile, unsafeLinkTarget } from '../base/safe-read';
 
 /** One file to prepare. */
 export interface FileJob {
@@ -118,8 +118,12 @@ function readJob(job: FileJob, timeLimitMs: number): Read {
     const stat = { size: s.size, mtimeMs: Math.trunc(s.mtimeMs) };
     const kind = nonRegularKind(s);
     if (kind) return problem(job, unknown, null, 'skipped', `not a regular file: ${kind}`);
-    if (!job.followExternalLinks && !isWithin(fs.realpathSync.native(job.absPath), fs.realpathSync.native(job.folder))) {
-      return problem(job, unknown, null, 'skipped', LINK_OUT);
+    const real = fs.realpathSync.native(job.absPath);
+    const folderReal = fs.realpathSync.native(job.folder);
+    if (!isWithin(real, folderReal)) {
+      const unsafe = unsafeLinkTarget(real, folderReal);
+      if (unsafe) return problem(job, unknown, null, 'skipped', unsafe);
+      if (!job.followExternalLinks) return problem(job, unknown, null, 'skipped', LINK_OUT);
     }
     const cap = mb(job.maxFileBytes);
     if (s.size > job.maxFileBytes) return problem(job, stat, null, 'skipped', `too large (${mb(s.size)} > ${cap} cap)`);

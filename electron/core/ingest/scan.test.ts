@@ -165,6 +165,31 @@ describe('scanFolder', () => {
     ]);
   });
 
+  // Issue #27 item 3: "follow links out" is for a notes folder elsewhere, never for the kernel's live files or the
+  // whole disk. Before, a link to / made the scan walk the entire file system.
+  it.runIf(process.platform === 'linux')('never follows links into /proc, /sys or /, nor to a folder holding this one, even when following links out', async () => {
+    const home = tempDir();
+    const root = path.join(home, 'notes');
+    write(root, { 'a.md': 'a' });
+    const outside = tempDir();
+    write(outside, { 'ok.md': 'fine' });
+    fs.symlinkSync('/', path.join(root, 'disk'));
+    fs.symlinkSync('/proc', path.join(root, 'proc'));
+    fs.symlinkSync('/sys/kernel', path.join(root, 'kernel'));
+    fs.symlinkSync('/proc/self/status', path.join(root, 'status.txt'));
+    fs.symlinkSync(home, path.join(root, 'up'));
+    fs.symlinkSync(outside, path.join(root, 'elsewhere'));
+    const { files, skipped } = await scanFolder(root, { followExternalLinks: true });
+    expect(files.map((f) => f.relPath)).toEqual(['a.md', 'elsewhere/ok.md']);
+    expect(skipped).toEqual([
+      { relPath: 'disk/', reason: 'a link to the root of the file system (never followed)' },
+      { relPath: 'kernel/', reason: 'a link into /sys (system folders are never followed)' },
+      { relPath: 'proc/', reason: 'a link into /proc (system folders are never followed)' },
+      { relPath: 'status.txt', reason: 'a link into /proc (system folders are never followed)' },
+      { relPath: 'up/', reason: 'a link to a folder that holds this folder (never followed)' },
+    ]);
+  }, 20_000);
+
   it('matches a .gitignore with twelve ** segments in a row at once, with the same meaning', async () => {
     const root = tempDir();
     const deep = `a/${Array.from({ length: 24 }, (_, i) => `d${i}`).join('/')}/c.md`;

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SiftError } from '../../../shared/errors';
-import { isWithin, nonRegularKind } from '../base/safe-read';
+import { isWithin, nonRegularKind, unsafeLinkTarget } from '../base/safe-read';
 import { folderRules, isHidden, wantsFile, wantsFolder, withGitignore, type FolderRules, type IgnoreRules } from './rules';
 
 /** A file the scan found and Sift will read. */
@@ -216,14 +216,18 @@ async function followLink(walk: Walk, rules: IgnoreRules[], name: string, abs: s
     walk.skipped.push({ relPath: rel, reason: `unreadable: ${code}` });
     return;
   }
+  const within = isWithin(real, walk.rootReal);
+  const unsafe = within ? null : unsafeLinkTarget(real, walk.rootReal);
   if (target.isDirectory()) {
     if (!wantsFolder(walk.rules, rules, name, rel)) return;
-    if (walk.followOut || isWithin(real, walk.rootReal)) walk.linked.push({ abs, rel, real, rules });
+    if (unsafe) walk.skipped.push({ relPath: `${rel}/`, reason: unsafe });
+    else if (walk.followOut || within) walk.linked.push({ abs, rel, real, rules });
     else walk.skipped.push({ relPath: `${rel}/`, reason: LINK_OUT });
   } else if (wantsFile(walk.rules, rules, name, rel)) {
     const kind = nonRegularKind(target);
     if (kind) walk.skipped.push({ relPath: rel, reason: `not a regular file: ${kind}` });
-    else if (!walk.followOut && !isWithin(real, walk.rootReal)) walk.skipped.push({ relPath: rel, reason: LINK_OUT });
+    else if (unsafe) walk.skipped.push({ relPath: rel, reason: unsafe });
+    else if (!walk.followOut && !within) walk.skipped.push({ relPath: rel, reason: LINK_OUT });
     else await addFile(walk, abs, rel, target);
   }
 }

@@ -90,4 +90,12 @@ describe('special files in a folder', () => {
     expect(refused.kind === 'problem' && refused.problem.reason).toBe('a link to outside the folder (links out are not followed for this folder)');
     expect((await prepareFile({ ...job, followExternalLinks: true })).kind).toBe('page');
   });
+
+  it.runIf(process.platform === 'linux')('never reads a link into /proc, even when the folder follows links out (issue #27 item 3)', async () => {
+    const root = fs.realpathSync(tempDir());
+    fs.symlinkSync('/proc/self/environ', path.join(root, 'environ.txt'));
+    const job = { folder: root, relPath: 'environ.txt', absPath: path.join(root, 'environ.txt'), pagePath: 'wiki/environ.txt', maxFileBytes: 1 << 20, knownSha256: null, size: 0 };
+    const refused = await prepareFile({ ...job, followExternalLinks: true });
+    expect(refused.kind === 'problem' && refused.problem.reason).toBe('a link into /proc (system folders are never followed)');
+  });
 });
