@@ -10,6 +10,7 @@ import path from 'node:path';
 import { buildSections, chunkSections } from '../text/chunk';
 import { toIndexText } from '../text/tokenize';
 import { parseFile } from './parse';
+import { sizeCapOf } from './rules';
 import type { DocumentProblem, PreparedPage } from './page-store';
 import { ParseError, type ParsedDocument } from './types';
 import { isWithin, nonRegularKind, readRegularFile, unsafeLinkTarget } from '../base/safe-read';
@@ -125,11 +126,12 @@ function readJob(job: FileJob, timeLimitMs: number): Read {
       if (unsafe) return problem(job, unknown, null, 'skipped', unsafe);
       if (!job.followExternalLinks) return problem(job, unknown, null, 'skipped', LINK_OUT);
     }
-    const cap = mb(job.maxFileBytes);
-    if (s.size > job.maxFileBytes) return problem(job, stat, null, 'skipped', `too large (${mb(s.size)} > ${cap} cap)`);
-    const read = readRegularFile(job.absPath, job.maxFileBytes, timeLimitMs);
+    const limit = sizeCapOf(job.relPath, job.maxFileBytes);
+    const cap = `${mb(limit.bytes)} cap${limit.text ? ' for text files' : ''}`;
+    if (s.size > limit.bytes) return problem(job, stat, null, 'skipped', `too large (${mb(s.size)} > ${cap})`);
+    const read = readRegularFile(job.absPath, limit.bytes, timeLimitMs);
     if (read.ok) return { kind: 'bytes', bytes: read.bytes, stat: { size: read.size, mtimeMs: read.mtimeMs } };
-    const grew = `too large (grew past the ${cap} cap while read)`;
+    const grew = `too large (grew past the ${cap} while read)`;
     if (read.why === 'too_large') return problem(job, stat, null, 'skipped', grew);
     return problem(job, unknown, null, read.why === 'timeout' ? 'failed' : 'skipped', read.detail);
   } catch (err) {

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SiftError } from '../../../shared/errors';
 import { isWithin, nonRegularKind, unsafeLinkTarget } from '../base/safe-read';
-import { folderRules, isHidden, wantsFile, wantsFolder, withGitignore, type FolderRules, type IgnoreRules } from './rules';
+import { folderRules, isHidden, sizeCapOf, wantsFile, wantsFolder, withGitignore, type FolderRules, type IgnoreRules } from './rules';
 
 /** A file the scan found and Sift will read. */
 export interface ScannedFile {
@@ -241,8 +241,9 @@ async function addFile(walk: Walk, abs: string, rel: string, known?: fs.Stats): 
   if (found === null) return;
   if ('error' in found) {
     walk.skipped.push({ relPath: rel, reason: `unreadable: ${found.error}` });
-  } else if (found.size > walk.maxFileBytes) {
-    walk.skipped.push({ relPath: rel, reason: `too large (${sizePair(found.size, walk.maxFileBytes)} cap)` });
+  } else if (found.size > sizeCapOf(rel, walk.maxFileBytes).bytes) {
+    const cap = sizeCapOf(rel, walk.maxFileBytes);
+    walk.skipped.push({ relPath: rel, reason: `too large (${sizePair(found.size, cap.bytes)} cap${cap.text ? ' for text files' : ''})` });
   } else {
     walk.files.push({ absPath: abs, relPath: rel, size: found.size, mtimeMs: found.mtimeMs });
   }
