@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SiftError } from '../../../shared/errors';
 import { isWithin, nonRegularKind, unsafeLinkTarget } from '../base/safe-read';
+import { undecodableNames } from './file-names';
 import { folderRules, isHidden, sizeCapOf, wantsFile, wantsFolder, withGitignore, type FolderRules, type IgnoreRules } from './rules';
 
 /** A file the scan found and Sift will read. */
@@ -174,10 +175,18 @@ async function readFolder(walk: Walk, folder: FolderToRead): Promise<void> {
   const rules = rulesInside(folder, entries);
   const child = (name: string) => ({ abs: path.join(folder.abs, name), rel: folder.rel ? `${folder.rel}/${name}` : name });
   const pending: Promise<void>[] = [];
+  const garbled = entries.some((e) => e.name.includes('\uFFFD')) ? await walk.io(() => undecodableNames(folder.abs)) : null;
   for (const entry of entries) {
     if (isHidden(entry.name)) continue;
     const { abs, rel } = child(entry.name);
-    if (entry.isDirectory()) {
+    const badName = garbled?.get(entry.name);
+    if (badName) {
+      // Its path as a string names no file: say so (when the rule would read it) rather than lose it.
+      const dir = entry.isDirectory();
+      if (dir ? wantsFolder(walk.rules, rules, entry.name, rel) : wantsFile(walk.rules, rules, entry.name, rel)) {
+        walk.skipped.push({ relPath: dir ? `${rel}/` : rel, reason: badName });
+      }
+    } else if (entry.isDirectory()) {
       if (wantsFolder(walk.rules, rules, entry.name, rel)) walk.plain.push({ abs, rel, real: path.join(folder.real!, entry.name), rules });
     } else if (entry.isFile()) {
       if (wantsFile(walk.rules, rules, entry.name, rel)) pending.push(addFile(walk, abs, rel));
