@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { BROKEN_FILE } from './corpus';
 import { expect, test } from './fixtures';
-import { addFolderAndIndex, closeSettings, createKb, showScreen, snap } from './helpers';
+import { addFolderAndIndex, closeSettings, createKb, invokeCore, showScreen, snap } from './helpers';
 import { startSift } from './sift-process';
 
 test('a knowledge base indexes a folder live, lists the broken file as failed, and stays usable', async ({ page, served }, testInfo) => {
@@ -185,4 +185,29 @@ test('the app stays usable while a big folder indexes', async ({ page, served },
   await showScreen(page, 'Folders & indexing');
   await expect(page.getByText('Up to date')).toBeVisible({ timeout: 50_000 });
   await expect(page.getByLabel('Indexing status')).toContainText('1,200 pages');
+});
+
+test('a name of only zero-width characters or with a bidi override is refused in the UI language, before it is sent (issue #27 item 3)', async ({ page, served }, testInfo) => {
+  await page.goto(served.url);
+  const before = await invokeCore<unknown[]>(served.url, 'kb.list');
+  await page.getByLabel('New knowledge base').fill('\u200b\u200b\u200b');
+  await page.getByRole('button', { name: 'Create', exact: true }).click();
+  await expect(page.getByRole('alert')).toHaveText('The name has no visible character (only spaces or zero-width characters).');
+  await snap(page, testInfo, '01-invisible-name-en');
+  await page.getByLabel('New knowledge base').fill('report\u202Efdp.exe');
+  await page.getByRole('button', { name: 'Create', exact: true }).click();
+  await expect(page.getByRole('alert')).toContainText('bidirectional control character (such as U+202E)');
+  expect(await invokeCore<unknown[]>(served.url, 'kb.list')).toEqual(before);
+
+  await invokeCore(served.url, 'settings.set', { patch: { language: 'zh-CN' } });
+  await page.reload();
+  await page.getByLabel('新建知识库').fill('\u200d\ufeff');
+  await page.getByRole('button', { name: '创建', exact: true }).click();
+  await expect(page.getByRole('alert')).toHaveText('名称中没有可见的字符（只有空格或零宽字符）。');
+  await snap(page, testInfo, '02-invisible-name-zh');
+  await page.getByLabel('新建知识库').fill('报告\u202Efdp.exe');
+  await page.getByRole('button', { name: '创建', exact: true }).click();
+  await expect(page.getByRole('alert')).toHaveText('名称中含有双向文本控制字符（如 U+202E），会让名称看起来与实际不同。');
+  await snap(page, testInfo, '03-bidi-name-zh');
+  await invokeCore(served.url, 'settings.set', { patch: { language: 'en' } });
 });

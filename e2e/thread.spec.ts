@@ -176,7 +176,7 @@ test('Stop registers at once during a half-megabyte streamed answer', async ({ p
 test('a lost host is said so, the answer stops showing as answering, and the thread reloads when it is back', async ({ page, served, modelDir }) => {
   // A host of this test's own, stopped and started again on the same port, data and token.
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sift-e2e-restart-'));
-  const options = { modelDir, ollamaUrl: served.ollama.url, dataDir, env: { SIFT_HOST_TOKEN: `t-${Date.now()}` } };
+  const options = { modelDir, ollamaUrl: served.ollama.url, dataDir, env: { SIFT_HOST_TOKEN: `restart-token-${Date.now()}-kept` } };
   let host = await startSift(options);
   try {
     await page.goto(host.url);

@@ -10,6 +10,7 @@ import { AppInfo, DigestStatus, Evidence, Folder, IngestStatus, KnowledgeBase, M
 import { ProviderSettings, Settings, SettingsPatch } from './settings';
 import { EnhanceRequest, SearchDepth } from './models';
 import { SaidMap } from './said';
+import { nameSchema } from './names';
 
 /** Declare one operation: its argument schema and its result schema. */
 function op<A extends z.ZodType, R extends z.ZodType>(args: A, result: R) {
@@ -18,10 +19,13 @@ function op<A extends z.ZodType, R extends z.ZodType>(args: A, result: R) {
 
 /** A knowledge base given by its id or its exact name. */
 const KbRef = z.string().trim().min(1, 'a knowledge base id or name is required');
-/** A knowledge base's display name: 1–200 characters, trimmed. */
-const KbName = z.string().trim().min(1, 'the name must not be empty').max(200, 'the name is longer than 200 characters');
+/** A knowledge base's display name: 1–200 characters, trimmed, readable as it is (shared/names.ts). */
+const KbName = nameSchema({ empty: 'the name must not be empty', tooLong: 'the name is longer than 200 characters' }, 200);
 /** A filesystem path as the user typed it; it is resolved and checked by the core. */
 const FolderPath = z.string().trim().min(1, 'a folder path is required');
+
+/** A conversation's title as a person sets it: the same rules as a name. */
+const ConversationTitle = nameSchema({ empty: 'the title must not be empty', tooLong: 'the title is longer than 200 characters' }, 200);
 
 /** Every operation of the contract, by name. */
 export const operations = {
@@ -51,7 +55,7 @@ export const operations = {
 
   'conversations.list': op(z.object({ kb: KbRef }), z.array(Conversation)),
   'conversations.create': op(z.object({ kb: KbRef, title: z.string().trim().max(200).optional() }), Conversation),
-  'conversations.rename': op(z.object({ id: z.string().min(1), title: z.string().trim().min(1).max(200) }), Conversation),
+  'conversations.rename': op(z.object({ id: z.string().min(1), title: ConversationTitle }), Conversation),
   'conversations.delete': op(z.object({ id: z.string().min(1) }), z.object({ id: z.string() })),
   'conversations.get': op(
     z.object({ id: z.string().min(1) }),

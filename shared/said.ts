@@ -112,6 +112,10 @@ export const MESSAGES = {
   'llm.cannotReach':
     'Cannot reach Ollama at {host} ({detail}). Start it with `ollama serve` (or open the Ollama app), or check the Ollama address in Settings.',
   'llm.cutMidAnswer': 'The connection to Ollama was cut mid-answer ({host}); try again.',
+  // Names people give (knowledge bases, providers, conversations) that would not read as what they are (shared/names.ts).
+  'name.invisible': 'The name has no visible character (only spaces or zero-width characters).',
+  'name.control': 'The name contains a control character (such as NUL or a line break).',
+  'name.bidi': 'The name contains a bidirectional control character (such as U+202E), which makes it read differently from what it is.',
 } as const;
 
 /** A message's code. */

@@ -3,6 +3,7 @@
  * Only what the person changed is stored; defaults fill in the rest when read.
  */
 import { z } from 'zod';
+import { nameSchema } from './names';
 
 const httpUrl = z
   .string()
@@ -50,11 +51,7 @@ export type ApiKeyRef = z.infer<typeof ApiKeyRef>;
 /** A model server besides the built-in Ollama: another Ollama, or any OpenAI-compatible server. */
 export const ProviderSettings = z.object({
   /** How the person calls it; unique, 1–60 characters; used by `sift ask --provider NAME`. */
-  name: z
-    .string()
-    .trim()
-    .min(1, 'must not be empty')
-    .max(60, 'must be at most 60 characters')
+  name: nameSchema({ empty: 'must not be empty', tooLong: 'must be at most 60 characters' }, 60)
     .refine((v) => v.toLowerCase() !== BUILTIN_PROVIDER, `"${BUILTIN_PROVIDER}" is the built-in provider's name`),
   kind: z.enum(['ollama', 'openai']),
   /** The server's address: for openai its base URL with `/v1` (e.g. http://127.0.0.1:1234/v1). */

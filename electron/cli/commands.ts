@@ -83,7 +83,9 @@ export const kbCommands: Record<string, Command> = {
       const token = process.env.SIFT_HOST_TOKEN || undefined;
       const host = await startHttpHost(sift, { port, staticDir, token });
       io.out(`Sift is running at ${host.url}`);
-      const stop = () => void host.close().then(() => sift.close()).then(() => process.exit(0));
+      // The core closes alongside the host: closing it cancels open turns (an `ask` waiting on its answer), whose
+      // requests then end, so the host's close is not left waiting up to a minute for them.
+      const stop = () => void Promise.allSettled([host.close(), sift.close()]).then(() => process.exit(0));
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
       return 0;

@@ -4,6 +4,7 @@
  * everything else goes to standard error.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { ollamaHostFromEnv } from '../core/config/settings';
 import { createMcpServer } from '../hosts/mcp-host';
 import type { Command } from './command';
 import { UsageError } from './usage';
@@ -12,6 +13,8 @@ import { UsageError } from './usage';
 export const mcpCommands: Record<string, Command> = {
   mcp: {
     words: 1,
+    // `ask` answers with the Ollama that OLLAMA_HOST (or --ollama-host) names, as every other command does.
+    core: (flags) => ({ chat: { host: ollamaHostFromEnv(flags['ollama-host'] ?? process.env.OLLAMA_HOST) } }),
     async run({ sift, args, flags, io }) {
       if (args.length > 0) throw new UsageError(`sift mcp takes no arguments (name knowledge bases with --kb), got "${args.join(' ')}"`);
       const server = createMcpServer(sift, { kbs: flags.kb ?? [] });

@@ -19,7 +19,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Sift } from '../core';
-import { fail, type Result } from '../../shared/errors';
+import { fail, SiftError, type Result } from '../../shared/errors';
 import { CONTENT_SECURITY_POLICY } from './csp';
 import {
   bearerToken,
@@ -39,7 +39,7 @@ export interface HttpHostOptions {
   port?: number;
   /** Folder of the built renderer to serve; omit for an API-only host. */
   staticDir?: string;
-  /** Use this token instead of a random one (tests only). */
+  /** Use this token instead of a random one (SIFT_HOST_TOKEN; at least MIN_TOKEN_LENGTH characters). */
   token?: string;
   /** Largest accepted request body in bytes. Default 1 MiB. */
   maxBodyBytes?: number;
@@ -82,9 +82,27 @@ function acceptsHtml(req: http.IncomingMessage): boolean {
   return (req.headers.accept ?? '').includes('text/html');
 }
 
-/** Start the host on 127.0.0.1 and resolve once it listens. */
+/** Shortest host token accepted: 24 characters of letters and digits are over 140 bits, past any guessing. */
+export const MIN_TOKEN_LENGTH = 24;
+
+/**
+ * The token a host was given (SIFT_HOST_TOKEN), checked: long enough that no one can guess it, and made of
+ * characters a URL carries as they are. Throws SiftError('invalid_argument') saying what to use instead.
+ */
+function checkedToken(token: string): string {
+  const advice = 'use a random one, e.g. from `openssl rand -hex 16`, or leave SIFT_HOST_TOKEN unset for a fresh token';
+  if (token.length < MIN_TOKEN_LENGTH) {
+    throw new SiftError('invalid_argument', `SIFT_HOST_TOKEN is ${token.length} character${token.length === 1 ? '' : 's'} long; it must have at least ${MIN_TOKEN_LENGTH} so that it cannot be guessed: ${advice}.`);
+  }
+  if (!/^[A-Za-z0-9._~-]+$/.test(token)) {
+    throw new SiftError('invalid_argument', `SIFT_HOST_TOKEN may hold only letters, digits and . _ ~ - (it goes into the URL as it is): ${advice}.`);
+  }
+  return token;
+}
+
+/** Start the host on 127.0.0.1 and resolve once it listens. Throws SiftError('invalid_argument') for a weak token. */
 export async function startHttpHost(sift: Sift, options: HttpHostOptions = {}): Promise<HttpHost> {
-  const token = options.token ?? randomBytes(24).toString('base64url');
+  const token = options.token !== undefined ? checkedToken(options.token) : randomBytes(24).toString('base64url');
   const maxBody = options.maxBodyBytes ?? 1 << 20;
   const streams = new Set<http.ServerResponse>();
   const stopEvents = sift.onEvent((event, payload) => {

@@ -34,6 +34,24 @@ export function isWithin(inner: string, outer: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
+/** Folders of the system, not of documents: their "files" are live kernel state (`/proc/self/environ`), endless
+ *  or a way back into the whole disk. */
+const SYSTEM_FOLDERS = ['/proc', '/sys', '/dev'];
+
+/**
+ * Why a link whose real target is `real` is never followed, even for a folder that follows links out: the root of
+ * the file system, a system folder (`/proc`, `/sys`, `/dev`), or a folder that holds `folder` itself (following it
+ * would read the folder again, and everything beside it). Null when the target is fine. POSIX paths only.
+ */
+export function unsafeLinkTarget(real: string, folder: string): string | null {
+  if (path.sep !== '/') return null;
+  if (real === '/') return 'a link to the root of the file system (never followed)';
+  const system = SYSTEM_FOLDERS.find((dir) => isWithin(real, dir));
+  if (system) return `a link into ${system} (system folders are never followed)`;
+  if (real !== folder && isWithin(folder, real)) return 'a link to a folder that holds this folder (never followed)';
+  return null;
+}
+
 /**
  * Read `abs` (links resolved) if it is a regular file of at most `maxBytes` bytes, giving up after
  * `timeLimitMs` (checked between chunks). Opened non-blocking, so even a file swapped for a FIFO

@@ -14,6 +14,7 @@ import { say, saidMapOf } from '../../../shared/said';
 import { parseWikiRefs } from '../../../shared/wiki-refs';
 import { now } from '../store/context';
 import type { EventBus } from '../base/events';
+import { redactSecrets } from '../base/redact';
 import type { LlmClient } from '../llm/types';
 import { completerOf } from '../search/enhance/completer';
 import type { EnhanceAsk } from '../search/enhance/plan';
@@ -339,8 +340,23 @@ export async function runTurn(req: TurnRequest, deps: TurnDeps, signal: AbortSig
   }
 }
 
+/**
+ * Whatever a turn says about failures (a model server's error, a warning, a search error) leaves the core through
+ * the `answer.failed` event, the stored message, the retrieval log and the MCP `ask` result: nothing shaped like
+ * an API key may be in it, even when a server quotes one back (the clients already remove their own key).
+ */
+function redactTurn(st: TurnState): void {
+  if (st.failure) {
+    const message = redactSecrets(st.failure.message);
+    if (message !== st.failure.message) st.failure = new SiftError(st.failure.code, message);
+  }
+  st.warnings = st.warnings.map((w) => redactSecrets(w));
+  if (st.retrieval.error) st.retrieval.error = redactSecrets(st.retrieval.error);
+}
+
 /** Store the answer (unless discarded), emit the turn's last event and write its retrieval-log line. */
 function finish(req: TurnRequest, deps: TurnDeps, st: TurnState, discarded: TurnDiscarded | null): ChatMessage | null {
+  redactTurn(st);
   const { retrieval, picked, status, failure } = st;
   const { citations, references } = st.builtCitations
     ? { citations: st.builtCitations, references: referencesOf(st.builtCitations, retrieval.passages) }

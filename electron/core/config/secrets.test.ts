@@ -1,3 +1,4 @@
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -61,6 +62,23 @@ describe('resolveApiKey', () => {
     fs.chmodSync(file, 0o600);
     expect(resolveApiKey(`file:${file}`, 'box', NO_SECRETS, {})).toBe('sk-file-1');
     expect(() => resolveApiKey(`file:${file}.missing`, 'box', NO_SECRETS, {})).toThrow(/does not exist/);
+  });
+
+  // A plain read of a FIFO blocks the thread until someone writes into it: the host's main thread, here. A writer
+  // that comes 3 s later stands for "maybe never"; the key file must be refused at once instead (issue #27 item 3).
+  it.runIf(process.platform !== 'win32')('refuses a key file that is a FIFO at once, without blocking', () => {
+    const fifo = path.join(tempDir(), 'key-pipe');
+    expect(spawnSync('mkfifo', ['-m', '600', fifo]).status).toBe(0);
+    const writer = spawn('sh', ['-c', `sleep 3; echo sk-from-pipe > '${fifo}'`], { stdio: 'ignore' });
+    try {
+      const started = performance.now();
+      expect(() => resolveApiKey(`file:${fifo}`, 'box', NO_SECRETS, {})).toThrow(
+        `The key file of the provider "box" (${fifo}) is not a regular file: a FIFO (named pipe); point it at a plain file holding the key.`,
+      );
+      expect(performance.now() - started).toBeLessThan(2000);
+    } finally {
+      writer.kill('SIGKILL');
+    }
   });
 });
 

@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { readRegularFile } from '../base/safe-read';
 import { SiftError } from '../../../shared/errors';
 import type { ApiKeyRef } from '../../../shared/settings';
 import { PRIVATE_FILE_MODE } from '../store/private';
@@ -130,6 +131,21 @@ export function resolveApiKey(ref: ApiKeyRef | null, name: string, secrets: Secr
   return readKeyFile(ref.slice('file:'.length), name);
 }
 
+/** A key file is a line; anything longer is not one. */
+const KEY_FILE_MAX_BYTES = 64 << 10;
+const KEY_FILE_TIME_LIMIT_MS = 2000;
+
+/**
+ * The text of a key file, read only when it is a regular file: a FIFO (or a device) named as the key file would
+ * block the host's main thread forever on a plain read, so the file is opened non-blocking and checked first.
+ */
+function keyFileText(file: string, name: string): string {
+  const read = readRegularFile(file, KEY_FILE_MAX_BYTES, KEY_FILE_TIME_LIMIT_MS);
+  if (read.ok) return read.bytes.toString('utf8');
+  const why = read.why === 'too_large' ? `is larger than ${KEY_FILE_MAX_BYTES / 1024} KB` : read.why === 'timeout' ? 'took too long to read' : `is ${read.detail}`;
+  throw new SiftError('invalid_argument', `The key file of the provider "${name}" (${file}) ${why}; point it at a plain file holding the key.`);
+}
+
 function readKeyFile(file: string, name: string): string {
   let stat: fs.Stats;
   try {
@@ -144,7 +160,7 @@ function readKeyFile(file: string, name: string): string {
       `The key file ${file} can be read by others (mode ${mode}); Sift refuses it. Make it yours only: chmod 600 ${file}`,
     );
   }
-  const key = fs.readFileSync(file, 'utf8').trim();
+  const key = keyFileText(file, name).trim();
   if (!key) throw new SiftError('invalid_argument', `The key file of the provider "${name}" (${file}) is empty.`);
   return key;
 }

@@ -4,6 +4,7 @@
  * waited out once; every failure is a SiftError that says what to do.
  */
 import OpenAI from 'openai';
+import { redactSecrets } from '../base/redact';
 import { SiftError } from '../../../shared/errors';
 import { retryAfterMs } from '../base/retry-after';
 import { checkBatchSize, inBatches, normalise, type Embedder } from './embedder';
@@ -106,5 +107,5 @@ function explain(settings: Settings, error: unknown): SiftError {
     if (status === 404) return new SiftError('model_unavailable', `${where} has no embedding model "${model}".`);
     return new SiftError('llm_error', `${where} failed to embed with "${model}" (HTTP ${status}).`);
   }
-  return new SiftError('llm_error', `${where} failed to embed: ${error instanceof Error ? error.message : String(error)}`);
+  return new SiftError('llm_error', redactSecrets(`${where} failed to embed: ${error instanceof Error ? error.message : String(error)}`));
 }

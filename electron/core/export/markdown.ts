@@ -9,6 +9,7 @@ import { quoteInline, withoutHeadingMarks } from '../../../shared/markdown-text'
 import type { Passage } from '../../../shared/models';
 import { questionText } from '../chat/title';
 import { safeMarkdownLinks } from './links';
+import { neutralRawHtml } from './raw-html';
 
 /** Longest quote in a footnote, in characters. */
 const QUOTE_MAX = 600;
@@ -173,7 +174,7 @@ export function toMarkdown(source: ExportSource): string {
     notes.push(...answer.notes);
   }
   if (notes.length) parts.push(notes.join('\n\n'));
-  return safeMarkdownLinks(`${parts.join('\n\n')}\n`);
+  return safeMarkdownLinks(neutralRawHtml(`${parts.join('\n\n')}\n`));
 }
 
 /** An answer's reasoning as a quotation under a heading line with its duration. */

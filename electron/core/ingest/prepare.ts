@@ -13,9 +13,10 @@ import { parseFile } from './parse';
 import { looksLikeText } from './parse/decode';
 import { kindOf } from './parse/kinds';
 import { say } from '../../../shared/said';
+import { sizeCapOf } from './rules';
 import type { DocumentProblem, PreparedPage } from './page-store';
 import { ParseError, type ParsedDocument } from './types';
-import { isWithin, nonRegularKind, readRegularFile } from '../base/safe-read';
+import { isWithin, nonRegularKind, readRegularFile, unsafeLinkTarget } from '../base/safe-read';
 
 /** One file to prepare. */
 export interface FileJob {
@@ -135,17 +136,22 @@ function readJob(job: FileJob, timeLimitMs: number): Read {
     const stat = { size: s.size, mtimeMs: Math.trunc(s.mtimeMs) };
     const kind = nonRegularKind(s);
     if (kind) return problem(job, unknown, null, 'skipped', `not a regular file: ${kind}`);
-    if (!job.followExternalLinks && !isWithin(fs.realpathSync.native(job.absPath), fs.realpathSync.native(job.folder))) {
-      return problem(job, unknown, null, 'skipped', LINK_OUT);
+    const real = fs.realpathSync.native(job.absPath);
+    const folderReal = fs.realpathSync.native(job.folder);
+    if (!isWithin(real, folderReal)) {
+      const unsafe = unsafeLinkTarget(real, folderReal);
+      if (unsafe) return problem(job, unknown, null, 'skipped', unsafe);
+      if (!job.followExternalLinks) return problem(job, unknown, null, 'skipped', LINK_OUT);
     }
-    const cap = mb(job.maxFileBytes);
-    if (s.size > job.maxFileBytes) return problem(job, stat, null, 'skipped', `too large (${mb(s.size)} > ${cap} cap)`);
+    const limit = sizeCapOf(job.relPath, job.maxFileBytes);
+    const cap = `${mb(limit.bytes)} cap${limit.text ? ' for text files' : ''}`;
+    if (s.size > limit.bytes) return problem(job, stat, null, 'skipped', `too large (${mb(s.size)} > ${cap})`);
     if (!kindOf(job.relPath) && s.size > SNIFF_BYTES && !looksLikeText(headOf(job.absPath))) {
       return problem(job, stat, null, 'skipped', say('file.notText', { name: path.basename(job.relPath) }).text);
     }
-    const read = readRegularFile(job.absPath, job.maxFileBytes, timeLimitMs);
+    const read = readRegularFile(job.absPath, limit.bytes, timeLimitMs);
     if (read.ok) return { kind: 'bytes', bytes: read.bytes, stat: { size: read.size, mtimeMs: read.mtimeMs } };
-    const grew = `too large (grew past the ${cap} cap while read)`;
+    const grew = `too large (grew past the ${cap} while read)`;
     if (read.why === 'too_large') return problem(job, stat, null, 'skipped', grew);
     return problem(job, unknown, null, read.why === 'timeout' ? 'failed' : 'skipped', read.detail);
   } catch (err) {

@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { Ignore } from 'ignore';
 import { readRegularFile } from '../base/safe-read';
 import { safeIgnore } from '../kb/ignore-rules';
-import { isNotRead } from './parse/kinds';
+import { isNotRead, kindOf } from './parse/kinds';
 
 /**
  * Folders skipped by name at any depth: dependencies and build output, never notes. Hidden folders
@@ -37,6 +37,21 @@ export interface FolderRules {
 /** The compiled rules of a folder with these exclude globs (gitignore syntax, relative to the folder). */
 export function folderRules(root: string, excludeGlobs: readonly string[] = []): FolderRules {
   return { exclude: safeIgnore([...excludeGlobs], `the exclude globs of ${root}`) };
+}
+
+/**
+ * Largest text file (Markdown, plain text, HTML, code) ever read, whatever the size setting says (it allows up to
+ * 2 GB, for PDFs). A text file is held as bytes, then as a string of up to twice their size, then as chunks and
+ * tokens: a 1.9 GB Markdown file peaked at 4.5 GB before it was found to be binary. No note is this long; a text
+ * file past it is a log or a dump, and is skipped by its size before a byte is read.
+ */
+export const TEXT_MAX_BYTES = 256 * 1024 * 1024;
+
+/** The size cap of a file called `name`: the setting's, or {@link TEXT_MAX_BYTES} for a text kind when lower. */
+export function sizeCapOf(name: string, maxFileBytes: number): { bytes: number; text: boolean } {
+  const kind = kindOf(name)?.kind;
+  const text = kind !== 'pdf' && kind !== 'docx' && maxFileBytes > TEXT_MAX_BYTES; // a name of no kind is read as text
+  return { bytes: text ? TEXT_MAX_BYTES : maxFileBytes, text };
 }
 
 /** True for a name never read or entered, whatever the rules: hidden names (`.git`, `.env`). */

@@ -168,6 +168,51 @@ describe('scanFolder', () => {
     ]);
   });
 
+  // Issue #27 item 3: "follow links out" is for a notes folder elsewhere, never for the kernel's live files or the
+  // whole disk. Before, a link to / made the scan walk the entire file system.
+  it.runIf(process.platform === 'linux')('never follows links into /proc, /sys or /, nor to a folder holding this one, even when following links out', async () => {
+    const home = tempDir();
+    const root = path.join(home, 'notes');
+    write(root, { 'a.md': 'a' });
+    const outside = tempDir();
+    write(outside, { 'ok.md': 'fine' });
+    fs.symlinkSync('/', path.join(root, 'disk'));
+    fs.symlinkSync('/proc', path.join(root, 'proc'));
+    fs.symlinkSync('/sys/kernel', path.join(root, 'kernel'));
+    fs.symlinkSync('/proc/self/status', path.join(root, 'status.txt'));
+    fs.symlinkSync(home, path.join(root, 'up'));
+    fs.symlinkSync(outside, path.join(root, 'elsewhere'));
+    const { files, skipped } = await scanFolder(root, { followExternalLinks: true });
+    expect(files.map((f) => f.relPath)).toEqual(['a.md', 'elsewhere/ok.md']);
+    expect(skipped).toEqual([
+      { relPath: 'disk/', reason: 'a link to the root of the file system (never followed)' },
+      { relPath: 'kernel/', reason: 'a link into /sys (system folders are never followed)' },
+      { relPath: 'proc/', reason: 'a link into /proc (system folders are never followed)' },
+      { relPath: 'status.txt', reason: 'a link into /proc (system folders are never followed)' },
+      { relPath: 'up/', reason: 'a link to a folder that holds this folder (never followed)' },
+    ]);
+  }, 20_000);
+
+  // Issue #27 item 3: names from a Chinese zip archive are GBK bytes, not UTF-8; they used to vanish silently.
+  it.runIf(process.platform === 'linux')('lists files and folders whose names are not valid UTF-8 as skipped, naming them in GBK', async () => {
+    const root = tempDir();
+    write(root, { 'ok.md': 'fine' });
+    const gbk = (hex: string, tail: string) => Buffer.concat([Buffer.from(`${root}/`), Buffer.from(hex, 'hex'), Buffer.from(tail)]);
+    fs.writeFileSync(gbk('c4e3bac3', '.md'), '# 你好'); // 你好.md
+    fs.mkdirSync(gbk('b1cabcc7', '')); // 笔记/
+    fs.writeFileSync(Buffer.concat([gbk('b1cabcc7', '/'), Buffer.from('inside.md')]), 'x');
+    fs.writeFileSync(gbk('c4e3bac3', '.png'), 'not a document');
+    const { files, skipped } = await scanFolder(root);
+    expect(files.map((f) => f.relPath)).toEqual(['ok.md']);
+    const why = (reads: string) => `the name is not valid UTF-8 (it came from another system's encoding; in GBK it reads "${reads}"); rename it to index it`;
+    // Shown as Node decodes the bytes (U+FFFD for each bad one), the only name a path string can give it.
+    const shown = (hex: string, tail: string) => `${Buffer.from(hex, 'hex').toString('utf8')}${tail}`;
+    expect(skipped).toEqual([
+      { relPath: shown('b1cabcc7', '/'), reason: why('笔记') },
+      { relPath: shown('c4e3bac3', '.md'), reason: why('你好.md') },
+    ].sort((a, b) => (a.relPath < b.relPath ? -1 : 1)));
+  });
+
   it('matches a .gitignore with twelve ** segments in a row at once, with the same meaning', async () => {
     const root = tempDir();
     const deep = `a/${Array.from({ length: 24 }, (_, i) => `d${i}`).join('/')}/c.md`;

@@ -7,8 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { SiftError } from '../../../shared/errors';
 import { say } from '../../../shared/said';
-import { isWithin, nonRegularKind } from '../base/safe-read';
-import { fileVerdict, folderRules, isHidden, wantsFile, wantsFolder, withGitignore, type FolderRules, type IgnoreRules } from './rules';
+import { isWithin, nonRegularKind, unsafeLinkTarget } from '../base/safe-read';
+import { undecodableNames } from './file-names';
+import { fileVerdict, folderRules, isHidden, sizeCapOf, wantsFile, wantsFolder, withGitignore, type FolderRules, type IgnoreRules } from './rules';
 
 /** A file the scan found and Sift will read. */
 export interface ScannedFile {
@@ -175,10 +176,18 @@ async function readFolder(walk: Walk, folder: FolderToRead): Promise<void> {
   const rules = rulesInside(folder, entries);
   const child = (name: string) => ({ abs: path.join(folder.abs, name), rel: folder.rel ? `${folder.rel}/${name}` : name });
   const pending: Promise<void>[] = [];
+  const garbled = entries.some((e) => e.name.includes('\uFFFD')) ? await walk.io(() => undecodableNames(folder.abs)) : null;
   for (const entry of entries) {
     if (isHidden(entry.name)) continue;
     const { abs, rel } = child(entry.name);
-    if (entry.isDirectory()) {
+    const badName = garbled?.get(entry.name);
+    if (badName) {
+      // Its path as a string names no file: say so (when the rule would read it) rather than lose it.
+      const dir = entry.isDirectory();
+      if (dir ? wantsFolder(walk.rules, rules, entry.name, rel) : wantsFile(walk.rules, rules, entry.name, rel)) {
+        walk.skipped.push({ relPath: dir ? `${rel}/` : rel, reason: badName });
+      }
+    } else if (entry.isDirectory()) {
       if (wantsFolder(walk.rules, rules, entry.name, rel)) walk.plain.push({ abs, rel, real: path.join(folder.real!, entry.name), rules });
     } else if (entry.isFile()) {
       const verdict = fileVerdict(walk.rules, rules, entry.name, rel);
@@ -219,14 +228,18 @@ async function followLink(walk: Walk, rules: IgnoreRules[], name: string, abs: s
     walk.skipped.push({ relPath: rel, reason: `unreadable: ${code}` });
     return;
   }
+  const within = isWithin(real, walk.rootReal);
+  const unsafe = within ? null : unsafeLinkTarget(real, walk.rootReal);
   if (target.isDirectory()) {
     if (!wantsFolder(walk.rules, rules, name, rel)) return;
-    if (walk.followOut || isWithin(real, walk.rootReal)) walk.linked.push({ abs, rel, real, rules });
+    if (unsafe) walk.skipped.push({ relPath: `${rel}/`, reason: unsafe });
+    else if (walk.followOut || within) walk.linked.push({ abs, rel, real, rules });
     else walk.skipped.push({ relPath: `${rel}/`, reason: LINK_OUT });
   } else if (wantsFile(walk.rules, rules, name, rel)) {
     const kind = nonRegularKind(target);
     if (kind) walk.skipped.push({ relPath: rel, reason: `not a regular file: ${kind}` });
-    else if (!walk.followOut && !isWithin(real, walk.rootReal)) walk.skipped.push({ relPath: rel, reason: LINK_OUT });
+    else if (unsafe) walk.skipped.push({ relPath: rel, reason: unsafe });
+    else if (!walk.followOut && !within) walk.skipped.push({ relPath: rel, reason: LINK_OUT });
     else await addFile(walk, abs, rel, target);
   }
 }
@@ -240,8 +253,9 @@ async function addFile(walk: Walk, abs: string, rel: string, known?: fs.Stats): 
   if (found === null) return;
   if ('error' in found) {
     walk.skipped.push({ relPath: rel, reason: `unreadable: ${found.error}` });
-  } else if (found.size > walk.maxFileBytes) {
-    walk.skipped.push({ relPath: rel, reason: `too large (${sizePair(found.size, walk.maxFileBytes)} cap)` });
+  } else if (found.size > sizeCapOf(rel, walk.maxFileBytes).bytes) {
+    const cap = sizeCapOf(rel, walk.maxFileBytes);
+    walk.skipped.push({ relPath: rel, reason: `too large (${sizePair(found.size, cap.bytes)} cap${cap.text ? ' for text files' : ''})` });
   } else {
     walk.files.push({ absPath: abs, relPath: rel, size: found.size, mtimeMs: found.mtimeMs });
   }

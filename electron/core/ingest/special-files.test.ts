@@ -11,6 +11,7 @@ import { tempDir } from '../testing/temp';
 import { call, openCore, writeFiles } from './testing/fixtures';
 import { prepareFile } from './prepare';
 import { readRegularFile } from '../base/safe-read';
+import { scanFolder } from './scan';
 
 /** Make a FIFO at `file`; false where `mkfifo` is missing (Windows). */
 function makeFifo(file: string): boolean {
@@ -89,5 +90,35 @@ describe('special files in a folder', () => {
     const refused = await prepareFile(job);
     expect(refused.kind === 'problem' && refused.problem.reason).toBe('a link to outside the folder (links out are not followed for this folder)');
     expect((await prepareFile({ ...job, followExternalLinks: true })).kind).toBe('page');
+  });
+
+  // Issue #27 item 3: with the size setting at its 2 GB maximum, a 1.9 GB sparse Markdown file (no disk used) was
+  // read whole, then decoded, before it was found to be binary (4.5 GB peak). Text kinds have their own ceiling,
+  // checked against the size before a byte is read, by the scan and by the worker alike.
+  it('skips a 1.9 GB sparse Markdown file by its size before reading it, even with the cap at 2 GB', async () => {
+    const root = fs.realpathSync(tempDir());
+    const file = path.join(root, 'huge.md');
+    fs.writeFileSync(file, '# Huge\n');
+    fs.truncateSync(file, Math.round(1.9 * 1024 ** 3));
+    const cap = 2048 * 1024 * 1024;
+    const { files, skipped } = await scanFolder(root, { maxFileBytes: cap });
+    expect(files).toEqual([]);
+    expect(skipped).toEqual([{ relPath: 'huge.md', reason: 'too large (1.9 GB > 256 MB cap for text files)' }]);
+    const before = process.memoryUsage().rss;
+    const job = { folder: root, relPath: 'huge.md', absPath: file, pagePath: 'wiki/huge.md', maxFileBytes: cap, knownSha256: null, size: 0 };
+    const outcome = await prepareFile(job);
+    expect(outcome.kind === 'problem' && outcome.problem).toMatchObject({ status: 'skipped', reason: 'too large (1946 MB > 256 MB cap for text files)' });
+    expect(process.memoryUsage().rss - before).toBeLessThan(64 << 20);
+    // A PDF keeps the setting's cap: its bytes are not held as text.
+    fs.renameSync(file, path.join(root, 'huge.pdf'));
+    expect((await scanFolder(root, { maxFileBytes: cap })).files.map((f) => f.relPath)).toEqual(['huge.pdf']);
+  });
+
+  it.runIf(process.platform === 'linux')('never reads a link into /proc, even when the folder follows links out (issue #27 item 3)', async () => {
+    const root = fs.realpathSync(tempDir());
+    fs.symlinkSync('/proc/self/environ', path.join(root, 'environ.txt'));
+    const job = { folder: root, relPath: 'environ.txt', absPath: path.join(root, 'environ.txt'), pagePath: 'wiki/environ.txt', maxFileBytes: 1 << 20, knownSha256: null, size: 0 };
+    const refused = await prepareFile({ ...job, followExternalLinks: true });
+    expect(refused.kind === 'problem' && refused.problem.reason).toBe('a link into /proc (system folders are never followed)');
   });
 });

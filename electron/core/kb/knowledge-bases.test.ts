@@ -67,6 +67,21 @@ describe('knowledge bases', () => {
     expect(await sift.invoke('kb.explode', {})).toMatchObject({ ok: false, error: { code: 'unknown_operation' } });
   });
 
+  it('refuses names of only zero-width characters, with NUL or a bidi override, saying why (issue #27 item 3)', async () => {
+    const sift = start();
+    const refused = async (name: string) => {
+      const r = await sift.invoke('kb.create', { name });
+      expect(r.ok, JSON.stringify(name)).toBe(false);
+      return r.ok ? '' : `${r.error.code}: ${r.error.message}`;
+    };
+    expect(await refused('\u200b\u200b\u200b')).toMatch(/^invalid_argument: .*no visible character/);
+    expect(await refused('Notes\u0000')).toMatch(/^invalid_argument: .*control character \(such as NUL/);
+    expect(await refused('gpj.\u202eexe')).toMatch(/^invalid_argument: .*bidirectional control character \(such as U\+202E\)/);
+    const kb = await value(sift.invoke('kb.create', { name: 'Notes' })) as { id: string };
+    expect(await sift.invoke('kb.rename', { kb: kb.id, name: '\ufeff\u200d' })).toMatchObject({ ok: false, error: { code: 'invalid_argument' } });
+    expect(((await value(sift.invoke('kb.list', {}))) as { name: string }[]).map((k) => k.name)).toEqual(['Notes']);
+  });
+
   it('survives a restart: knowledge bases persist in the data folder', async () => {
     const dir = tempDir();
     const first = start(dir);

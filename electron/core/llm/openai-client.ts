@@ -5,6 +5,7 @@
  * answer text; every failure is a SiftError saying what to do (a refused key, a rate limit, a cut stream).
  */
 import OpenAI from 'openai';
+import { redactSecrets } from '../base/redact';
 import { SiftError } from '../../../shared/errors';
 import { chatBody, StreamAssembly } from './openai-wire';
 import { positiveMs, RequestLimits } from './request-limits';
@@ -98,11 +99,15 @@ class Exchange extends RequestLimits {
     super(`The request to ${settings.name} was cancelled.`, userSignal);
   }
 
-  /** Turn whatever was thrown into the SiftError a person can act on. */
+  /**
+   * Turn whatever was thrown into the SiftError a person can act on. A server's error body may quote the key it
+   * was sent: the key, and anything shaped like one, never leaves the client.
+   */
   explain(error: unknown, streaming: boolean, model: string | null): SiftError {
     if (this.stopReason) return this.stopReason;
-    if (error instanceof SiftError) return error;
-    return explainError(this.settings, error, streaming, model);
+    const explained = error instanceof SiftError ? error : explainError(this.settings, error, streaming, model);
+    const message = redactSecrets(explained.message, [this.settings.client.apiKey]);
+    return message === explained.message ? explained : new SiftError(explained.code, message);
   }
 }
 

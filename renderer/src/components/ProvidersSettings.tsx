@@ -8,8 +8,10 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { OpResult } from '../../../shared/contract';
 import { isLoopbackUrl } from '../../../shared/providers';
+import { nameProblem } from '../../../shared/names';
 import { BUILTIN_PROVIDER, type ProviderSettings, type Settings } from '../../../shared/settings';
 import { client } from '../client';
+import { speak } from '../lib/spoken';
 import { useKbs } from '../state/kbs';
 import { useSettings } from '../state/settings';
 import { Field, SelectSetting } from './SettingFields';
@@ -158,6 +160,9 @@ function AddProvider({ existing, keyStorage }: { existing: ProviderSettings[]; k
   }
   async function add() {
     setProblem(null);
+    // The core refuses such a name too (shared/names.ts); saying it here keeps a typed key from being stored first.
+    const badName = nameProblem(provider.name);
+    if (badName) return setProblem(speak(t, { code: badName }));
     if (typedKey) {
       const kept = await client.invoke('providers.setKey', { name: provider.name, apiKey: typedKey });
       if (!kept.ok) return setProblem(kept.error.message);

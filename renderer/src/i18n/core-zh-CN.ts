@@ -89,4 +89,7 @@ export const coreZhCN: Record<MessageCode, string> & Record<string, string> = {
   'llm.cannotReach': '无法连接 {{host}} 上的 Ollama（{{detail}}）。用 `ollama serve` 启动它（或打开 Ollama 应用），或在设置中检查 Ollama 地址。',
   'llm.cannotReach_raw': '无法连接 {{host}} 上的 Ollama。用 `ollama serve` 启动它（或打开 Ollama 应用），或在设置中检查 Ollama 地址。',
   'llm.cutMidAnswer': '与 Ollama 的连接在回答中途断开（{{host}}）；请重试。',
+  'name.invisible': '名称中没有可见的字符（只有空格或零宽字符）。',
+  'name.control': '名称中含有控制字符（如 NUL 或换行）。',
+  'name.bidi': '名称中含有双向文本控制字符（如 U+202E），会让名称看起来与实际不同。',
 };

@@ -4,7 +4,16 @@
  */
 import { create } from 'zustand';
 import type { KnowledgeBase } from '../../../shared/models';
+import { nameProblem } from '../../../shared/names';
 import { client } from '../client';
+import { i18n } from '../i18n';
+import { speak } from '../lib/spoken';
+
+/** Why the core would refuse `name` (shared/names.ts), in the UI's language; null when it would not. */
+function refusedName(name: string): string | null {
+  const problem = nameProblem(name.trim());
+  return problem ? speak(i18n.t, { code: problem }) : null;
+}
 
 interface KbState {
   kbs: KnowledgeBase[];
@@ -68,6 +77,8 @@ export const useKbs = create<KbState>((set, get) => ({
   },
 
   async create(name) {
+    const refused = refusedName(name);
+    if (refused) return refused;
     const result = await client.invoke('kb.create', { name });
     if (!result.ok) return result.error.message;
     await get().load();
@@ -76,6 +87,8 @@ export const useKbs = create<KbState>((set, get) => ({
   },
 
   async rename(id, name) {
+    const refused = refusedName(name);
+    if (refused) return refused;
     const result = await client.invoke('kb.rename', { kb: id, name });
     if (!result.ok) return result.error.message;
     await get().load();
