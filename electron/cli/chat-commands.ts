@@ -6,6 +6,7 @@ import type { ProviderSettings } from '../../shared/settings';
 import { ollamaHostFromEnv } from '../core';
 import { isLoopback } from '../core/llm/providers';
 import { call, need, type Command, type CommandInput } from './command';
+import { emptyKbLine } from './hints';
 import { UsageError } from './usage';
 
 function formatReference(r: Reference): string {
@@ -76,6 +77,8 @@ export const chatCommands: Record<string, Command> = {
       io.out('');
       if (turn && turn.decision !== 'answered') io.out(`(${DECISION_NOTES[turn.decision]})`);
       if (turn?.references.length) io.out(`\nReferences:\n${turn.references.map(formatReference).join('\n')}`);
+      const empty = turn?.references.length ? null : await emptyKbLine(sift, kb!);
+      if (empty) io.err(`sift: ${empty}`);
       if (!end.ok) io.err(`sift: the answer failed: ${end.error}`);
       io.err(`conversation ${sent.conversationId}`);
       return end.ok ? 0 : 1;

@@ -2,6 +2,7 @@
 export const HELP = `sift — your folders, searchable, with answers you can check
 
 Usage: sift [--data-dir DIR] <command> [arguments] [--json]
+       (a query or name that starts with "-" goes after --: sift search KB -- "-v2 notes")
 
 Knowledge bases (KB is an id or an exact name):
   kb create NAME              create a knowledge base; prints its id
@@ -85,6 +86,7 @@ Options:
                               OS's application-data folder for "Sift", as the app uses)
   --json                      print machine-readable JSON
   -h, --help                  show this help
+  -v, --version               print Sift's version
 
 Environment:
   SIFT_DATA_DIR               the data folder (as --data-dir)
