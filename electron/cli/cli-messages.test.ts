@@ -30,6 +30,12 @@ describe('sift CLI messages', () => {
     expect((await run('-v')).out).toBe(pkg.version);
   });
 
+  it('--help lists every MCP tool, ask among them', async () => {
+    const help = (await run('--help')).out;
+    const mcp = help.slice(help.indexOf('  mcp [--kb KB]'), help.indexOf('Chat:'));
+    for (const tool of ['search', 'get_context', 'read_page', 'list_pages', 'list_knowledge_bases', 'ask']) expect(mcp).toContain(tool);
+  });
+
   it('serve --port abc prints the error and exits', async () => {
     const served = await spawnSift(['--data-dir', tempDir(), 'serve', '--port', 'abc']);
     expect(served).toMatchObject({ code: 2, stderr: 'sift: --port must be a number from 0 to 65535, got abc\n' });

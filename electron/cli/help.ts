@@ -57,8 +57,9 @@ Evaluation:
 
 Other agents (MCP):
   mcp [--kb KB]...            serve Sift's tools (search, get_context, read_page, list_pages,
-                              list_knowledge_bases) and pages over MCP on stdin/stdout;
-                              --kb limits what the agent sees (repeat for several)
+                              list_knowledge_bases, ask) and pages over MCP on stdin/stdout;
+                              --kb limits what the agent sees (repeat for several; a name
+                              that does not exist is an error); spans are UTF-16 offsets
 
 Chat:
   ask KB "QUESTION" [--model M] [--ollama-host URL] [--conversation ID] [--json]
