@@ -41,6 +41,15 @@ test('a provider is added with Test connection, answers as the default, and a ho
   await form.getByLabel('Key file (chmod 600)').fill(keyFile);
   await form.getByLabel('Default model').fill('qwen3:4b');
   await form.getByLabel('Context window (tokens)').fill('16384');
+  // The wait for an answer to start (issue #27 item 12): whole seconds 1–600, said at once when not.
+  const wait = form.getByLabel('Wait for an answer to start (seconds)');
+  await wait.fill('0');
+  await expect(form.getByRole('alert')).toHaveText('Enter whole seconds from 1 to 600.');
+  await expect(form.getByRole('button', { name: 'Add provider' })).toBeDisabled();
+  await form.getByRole('alert').scrollIntoViewIfNeeded();
+  await snap(page, testInfo, '89-provider-wait-invalid');
+  await wait.fill('120');
+  await expect(form.getByRole('alert')).toHaveCount(0);
   await form.getByRole('button', { name: 'Test before adding' }).click();
   await expect(form.getByRole('status')).toHaveText(`The key file ${keyFile} can be read by others (mode 644); Sift refuses it. Make it yours only: chmod 600 ${keyFile}`);
   fs.chmodSync(keyFile, 0o600);
@@ -50,14 +59,14 @@ test('a provider is added with Test connection, answers as the default, and a ho
 
   const row = section.getByRole('list', { name: 'Your model servers' }).getByRole('listitem', { name: 'LM Box' });
   await expect(row).toContainText(server.url);
-  await expect(row).toContainText(`API key: ${keyFile} · model qwen3:4b`);
+  await expect(row).toContainText(`API key: ${keyFile} · model qwen3:4b · waits up to 120 s for an answer to start`);
   await expect(row.getByText('Off this machine')).toHaveCount(0);
   await row.getByRole('button', { name: 'Test connection' }).click();
   await expect(row.getByRole('status')).toHaveText('1 model: qwen3:4b');
   await section.getByLabel('Answers come from').selectOption('LM Box');
   await snap(page, testInfo, '90-providers');
   const stored = await invokeCore<Settings>(served.url, 'settings.get');
-  expect(stored).toMatchObject({ defaultProvider: 'LM Box', providers: [{ name: 'LM Box', kind: 'openai', apiKeyRef: `file:${keyFile}`, contextLength: 16384 }] });
+  expect(stored).toMatchObject({ defaultProvider: 'LM Box', providers: [{ name: 'LM Box', kind: 'openai', apiKeyRef: `file:${keyFile}`, contextLength: 16384, connectTimeoutMs: 120_000 }] });
   expect(JSON.stringify(stored)).not.toContain(KEY);
   await closeSettings(page);
 
@@ -90,4 +99,26 @@ test('a provider is added with Test connection, answers as the default, and a ho
   await page.reload();
   await showScreen(page, 'Chat');
   await expect(page.getByRole('alert', { name: 'Passages leave this machine' })).toHaveCount(0);
+});
+
+test('the wait for an answer to start, in Chinese (issue #27 item 12)', async ({ page, served }, testInfo) => {
+  const provider = { name: 'LM Box', kind: 'openai', baseUrl: server.url, apiKeyRef: null, defaultModel: 'qwen3:4b', connectTimeoutMs: 90_000 };
+  await invokeCore(served.url, 'settings.set', { patch: { language: 'zh-CN', providers: [provider] } });
+  await page.goto(served.url);
+  const dialog = await openSettings(page);
+  const section = dialog.getByRole('region', { name: '模型服务' });
+  const row = section.getByRole('listitem', { name: 'LM Box' });
+  await expect(row).toContainText('最多等待 90 秒开始回答');
+  await row.scrollIntoViewIfNeeded();
+  await snap(page, testInfo, '92-provider-row-zh');
+  const form = section.getByRole('group', { name: '添加提供方' });
+  await form.getByLabel('名称').fill('Slow box');
+  await form.getByLabel('等待开始回答（秒）').fill('0');
+  await expect(form.getByRole('alert')).toHaveText('请输入 1 到 600 之间的整数秒。');
+  await form.getByRole('alert').scrollIntoViewIfNeeded();
+  await snap(page, testInfo, '92-provider-wait-zh');
+  await form.getByLabel('等待开始回答（秒）').fill('300');
+  await expect(form.getByRole('alert')).toHaveCount(0);
+  await expect(form.getByText('首次请求时才加载模型的服务可能需要更久。留空为 10 秒。1–600。')).toBeVisible();
+  await snap(page, testInfo, '93-provider-wait-zh-valid');
 });

@@ -203,7 +203,7 @@ export const operations = {
   'digests.cancel': op(z.object({ kb: KbRef }), z.object({ cancelled: z.boolean() })),
   'digests.status': op(z.object({ kb: KbRef }), DigestStatus),
 
-  'pages.get': op(z.object({ kb: KbRef, path: z.string().trim().startsWith('wiki/', 'a page path starts with wiki/') }), PageDetail),
+  'pages.get': op(z.object({ kb: KbRef, path: z.string().trim().regex(/^wiki\//, 'a page path starts with wiki/') }), PageDetail),
 
   /** Every entry of the knowledge base's glossary pages, by term (issue #15). */
   'glossary.list': op(z.object({ kb: KbRef }), z.array(GlossaryEntry)),

@@ -62,6 +62,17 @@ export const ProviderSettings = z.object({
   defaultModel: z.string().trim().min(1).nullable(),
   /** Context window in tokens when the server does not report one; null: unknown. (512–10,000,000) */
   contextLength: z.number().int().min(512).max(10_000_000).nullable().optional(),
+  /**
+   * How long to wait for the server to start answering each request (its response headers), ms; a server that loads
+   * the model on its first request can take minutes. Null or absent: 10,000. (1,000–600,000)
+   */
+  connectTimeoutMs: z
+    .number()
+    .int('must be a whole number of milliseconds')
+    .min(1000, 'must be at least 1 second')
+    .max(600_000, 'must be at most 10 minutes')
+    .nullable()
+    .optional(),
 });
 export type ProviderSettings = z.infer<typeof ProviderSettings>;
 /** Defaults and limits of the LLM enhancements of search (issue #15). */

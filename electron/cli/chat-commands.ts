@@ -4,8 +4,9 @@ import type { ChatMessage, Decision, Reference } from '../../shared/chat-models'
 import type { EventName } from '../../shared/contract';
 import type { ProviderSettings } from '../../shared/settings';
 import { ollamaHostFromEnv } from '../core';
-import { isLoopback } from '../core/llm/providers';
+import { isLoopback, keySourceOf } from '../core/llm/providers';
 import { call, need, type Command, type CommandInput } from './command';
+import { emptyKbLine } from './hints';
 import { UsageError } from './usage';
 
 function formatReference(r: Reference): string {
@@ -23,13 +24,15 @@ const CLI_PROVIDER = 'base-url';
  * The provider the flags choose: `--provider NAME` (one of the settings' list, or "ollama"), or `--base-url URL` (an
  * OpenAI-compatible server; its key from SIFT_API_KEY, else OPENAI_API_KEY, when set). Neither: the settings decide.
  */
-export function providerFlags(flags: CommandInput['flags'], env: NodeJS.ProcessEnv = process.env): { provider?: string; custom?: ProviderSettings } {
+export function providerFlags(flags: CommandInput['flags'], env: NodeJS.ProcessEnv = process.env): { provider?: string; custom?: ProviderSettings & { keySource: string } } {
   const baseUrl = flags['base-url'];
   if (baseUrl !== undefined && flags.provider !== undefined) throw new UsageError('use either --provider or --base-url, not both.');
   if (baseUrl === undefined) return flags.provider !== undefined ? { provider: flags.provider } : {};
   if (!/^https?:\/\/[^/\s]+/i.test(baseUrl)) throw new UsageError(`--base-url "${baseUrl}" is not an http(s) URL; e.g. http://127.0.0.1:1234/v1.`);
   const apiKeyRef = env.SIFT_API_KEY || env.OPENAI_API_KEY ? ('env' as const) : null;
-  return { custom: { name: CLI_PROVIDER, kind: 'openai', baseUrl, apiKeyRef, defaultModel: flags.model ?? null } };
+  // Where the key comes from, as a refused key's message says it: the variables, whether or not one is set.
+  const keySource = keySourceOf('env');
+  return { custom: { name: CLI_PROVIDER, kind: 'openai', baseUrl, apiKeyRef, defaultModel: flags.model ?? null, keySource } };
 }
 
 /** Chat commands, keyed by their words. */
@@ -76,6 +79,8 @@ export const chatCommands: Record<string, Command> = {
       io.out('');
       if (turn && turn.decision !== 'answered') io.out(`(${DECISION_NOTES[turn.decision]})`);
       if (turn?.references.length) io.out(`\nReferences:\n${turn.references.map(formatReference).join('\n')}`);
+      const empty = turn?.references.length ? null : await emptyKbLine(sift, kb!);
+      if (empty) io.err(`sift: ${empty}`);
       if (!end.ok) io.err(`sift: the answer failed: ${end.error}`);
       io.err(`conversation ${sent.conversationId}`);
       return end.ok ? 0 : 1;

@@ -24,6 +24,8 @@ describe('sift digest', () => {
     mock.ollama.onChat({ chunks: [{ content: '- Retry policy of the client [1].' }] });
     const on = await run('--data-dir', data, 'digest', 'Ops', '--on', '--ollama-host', mock.ollama.url);
     expect(on.code).toBe(0);
+    // Progress goes to stderr, a line per page (issue #27 item 9); stdout keeps the summary.
+    expect(on.err.split('\n')).toEqual(['digesting 1/1 wiki/retry.md', 'digesting overview wiki/_digest/overview.md']);
     expect(on.out.split('\n')).toEqual([
       'digests   done with qwen3:4b', 'pages     1/1 digested (0 unchanged)', 'written   2, removed 0, stored 2',
     ]);

@@ -33,4 +33,13 @@ describe('sift search and eval with enhancements', () => {
     expect(out.out).toMatch(/warning: search enhancement: multi-query: off, no model \(Ollama is not reachable at http:\/\/127\.0\.0\.1:9\)/);
     expect((await run('eval', BEIR_MINI, '--enhance', 'turbo')).err).toMatch(/unknown enhancement "turbo"/);
   });
+
+  it('eval --enhance rerank=llm reports the reranks that kept the fused order, as search does (issue #27 item 10)', async () => {
+    // The test server answers "(mock reply)": no ranking, so every rerank keeps the fused order.
+    const out = await run('eval', BEIR_MINI, '--mode', 'keyword', '--enhance', 'rerank=llm', '--ollama-host', mock.ollama.url);
+    expect(out.code).toBe(0);
+    expect(out.out).toMatch(/^warning: rerank llm: fused order kept in (\d) of \1 searches: the model's ranking was not valid/m);
+    const json = JSON.parse((await run('eval', BEIR_MINI, '--mode', 'keyword', '--enhance', 'rerank=llm', '--ollama-host', mock.ollama.url, '--json')).out);
+    expect(json.warnings).toEqual([expect.stringMatching(/^rerank llm: fused order kept in \d of \d searches/)]);
+  });
 });

@@ -44,6 +44,6 @@ describe('sift glossary', () => {
     expect((await run('--data-dir', data, 'glossary', 'Words', 'tomato')).out).toBe('No glossary entry for "tomato".');
     expect((await run('--data-dir', data, 'glossary', 'Plain')).out).toMatch(/^This knowledge base has no glossary: a page named glossary, 术语表 or 词汇表/);
     expect(await run('--data-dir', data, 'glossary')).toMatchObject({ code: 2, err: 'sift: expected KB [TERM], got 0 argument(s). See sift --help.' });
-    expect(await run('--data-dir', data, 'glossary', 'ghost')).toMatchObject({ code: 1, err: 'sift: no knowledge base has the id or name "ghost"' });
+    expect(await run('--data-dir', data, 'glossary', 'ghost')).toMatchObject({ code: 1, err: 'sift: no knowledge base has the id or name "ghost". See them with: sift kb list; create one with: sift kb create NAME' });
   }, 60_000);
 });

@@ -74,6 +74,24 @@ describe('sift ask with other providers', () => {
     expect(both).toMatchObject({ code: 2, err: 'sift: use either --provider or --base-url, not both.' });
   });
 
+  it('a refused key reads the same with --provider and --base-url, naming where the key comes from (issue #27 item 12)', async () => {
+    const data = await dataWithKb();
+    const sift = createSift({ dataDir: data });
+    const provider = { name: 'box', kind: 'openai' as const, baseUrl: server.url, apiKeyRef: 'env', defaultModel: 'qwen3:4b' };
+    expect(await sift.invoke('settings.set', { patch: { providers: [provider] } })).toMatchObject({ ok: true });
+    await sift.close();
+    process.env.SIFT_API_KEY = 'sk-wrong-0000';
+    const viaProvider = await run('--data-dir', data, 'ask', 'Ops', 'How often?', '--provider', 'box');
+    const viaUrl = await run('--data-dir', data, 'ask', 'Ops', 'How often?', '--base-url', server.url, '--model', 'qwen3:4b');
+    const failure = (r: { err: string }) => r.err.split('\n').find((l) => l.startsWith('sift: the answer failed:'));
+    const refused = `at ${server.url}: the API key was refused (HTTP 401). Check SIFT_API_KEY (or OPENAI_API_KEY).`;
+    expect(failure(viaProvider)).toBe(`sift: the answer failed: box ${refused}`);
+    expect(failure(viaUrl)).toBe(`sift: the answer failed: base-url ${refused}`);
+    delete process.env.SIFT_API_KEY;
+    const none = await run('--data-dir', data, 'ask', 'Ops', 'How often?', '--base-url', server.url, '--model', 'qwen3:4b');
+    expect(failure(none)).toBe(`sift: the answer failed: base-url at ${server.url}: the server wants an API key (HTTP 401) and none was sent. Set SIFT_API_KEY (or OPENAI_API_KEY).`);
+  });
+
   it('says before asking when the passages will leave the machine', async () => {
     const data = await dataWithKb();
     // A hosted address that resolves nowhere: the notice comes first, then the answer without a model.

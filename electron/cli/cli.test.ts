@@ -59,11 +59,11 @@ describe('sift CLI', () => {
 
   it('prints one clear line to stderr and exits non-zero on errors', async () => {
     const data = tempDir();
-    expect(await run('--data-dir', data, 'kb', 'delete', 'ghost')).toEqual({ code: 1, out: '', err: 'sift: no knowledge base has the id or name "ghost"' });
+    expect(await run('--data-dir', data, 'kb', 'delete', 'ghost')).toEqual({ code: 1, out: '', err: 'sift: no knowledge base has the id or name "ghost". See them with: sift kb list; create one with: sift kb create NAME' });
     expect(await run('--data-dir', data, 'kb', 'create')).toMatchObject({ code: 2, err: 'sift: expected NAME, got 0 argument(s). See sift --help.' });
     expect(await run('--data-dir', data, 'frobnicate')).toMatchObject({ code: 2, err: 'sift: unknown command "frobnicate". See sift --help.' });
     expect((await run('--data-dir', data, 'kb', 'list', '--nope')).code).toBe(2);
-    expect((await run('--data-dir', data, 'folder', 'add', 'x', '/definitely/not/here')).err).toBe('sift: no knowledge base has the id or name "x"');
+    expect((await run('--data-dir', data, 'folder', 'add', 'x', '/definitely/not/here')).err).toBe('sift: no knowledge base has the id or name "x". See them with: sift kb list; create one with: sift kb create NAME');
   });
 
   it('takes the data folder from SIFT_DATA_DIR when no flag is given', async () => {

@@ -2,6 +2,7 @@
 import type { OpArgs, OpName, OpResult } from '../../shared/contract';
 import { SiftError } from '../../shared/errors';
 import type { Sift, SiftConfig } from '../core';
+import { withoutOperationName } from './hints';
 import { UsageError } from './usage';
 
 /** Where a command prints. */
@@ -36,7 +37,7 @@ export interface Command {
 /** Call an operation through the core's validated `invoke`; throw its error for the CLI to print. */
 export async function call<N extends OpName>(sift: Sift, op: N, args: OpArgs<N>): Promise<OpResult<N>> {
   const result = await sift.invoke(op, args);
-  if (!result.ok) throw new SiftError(result.error.code, result.error.message);
+  if (!result.ok) throw new SiftError(result.error.code, withoutOperationName(op, result.error.message));
   return result.value as OpResult<N>;
 }
 

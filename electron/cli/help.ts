@@ -2,6 +2,7 @@
 export const HELP = `sift — your folders, searchable, with answers you can check
 
 Usage: sift [--data-dir DIR] <command> [arguments] [--json]
+       (a query or name that starts with "-" goes after --: sift search KB -- "-v2 notes")
 
 Knowledge bases (KB is an id or an exact name):
   kb create NAME              create a knowledge base; prints its id
@@ -56,8 +57,9 @@ Evaluation:
 
 Other agents (MCP):
   mcp [--kb KB]...            serve Sift's tools (search, get_context, read_page, list_pages,
-                              list_knowledge_bases) and pages over MCP on stdin/stdout;
-                              --kb limits what the agent sees (repeat for several)
+                              list_knowledge_bases, ask) and pages over MCP on stdin/stdout;
+                              --kb limits what the agent sees (repeat for several; a name
+                              that does not exist is an error); spans are UTF-16 offsets
 
 Chat:
   ask KB "QUESTION" [--model M] [--ollama-host URL] [--conversation ID] [--json]
@@ -85,6 +87,7 @@ Options:
                               OS's application-data folder for "Sift", as the app uses)
   --json                      print machine-readable JSON
   -h, --help                  show this help
+  -v, --version               print Sift's version
 
 Environment:
   SIFT_DATA_DIR               the data folder (as --data-dir)

@@ -1,6 +1,7 @@
 /** The CLI's indexing and page commands: `ingest`, `pages`, `page`, `manifest`. */
 import type { IngestStatus, ManifestRow } from '../../shared/models';
 import { call, need, printJson, table, type Command } from './command';
+import { emptyKbLine } from './hints';
 
 /** The summary printed when a run ends. */
 export function formatSummary(s: IngestStatus): string {
@@ -50,6 +51,8 @@ export const ingestCommands: Record<string, Command> = {
       const status = await sift.ingest(kbRef!);
       stopProgress();
       io.out(flags.json ? JSON.stringify(status, null, 2) : formatSummary(status));
+      const empty = !flags.json && kb?.folderCount === 0 ? await emptyKbLine(sift, kbRef!) : null;
+      if (empty) io.err(`sift: ${empty}`);
       if (!flags.watch) return status.state === 'error' || status.state === 'cancelled' ? 1 : 0;
       io.out('watching for changes; press Ctrl+C to stop');
       subscribe((s) => {

@@ -16,7 +16,9 @@ import { mcpCommands } from './mcp-commands';
 import { glossaryCommands } from './glossary-commands';
 import { digestCommands } from './digest-commands';
 import { HELP } from './help';
-import { UsageError } from './usage';
+import { VERSION } from '../core/base/version';
+import { errorHint } from './hints';
+import { argsErrorMessage, UsageError } from './usage';
 
 
 const OPTIONS = {
@@ -58,10 +60,14 @@ export async function runCli(argv: string[], io: CommandIo = defaultIo()): Promi
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   } catch (err) {
-    io.err(`sift: ${(err as Error).message}. See sift --help.`);
+    io.err(`sift: ${argsErrorMessage(err)}`);
     return 2;
   }
   const { values, positionals } = parsed;
+  if (values.version) {
+    io.out(VERSION);
+    return 0;
+  }
   if (values.help || positionals.length === 0) {
     io.out(HELP);
     return 0;
@@ -74,6 +80,7 @@ export async function runCli(argv: string[], io: CommandIo = defaultIo()): Promi
   }
   const rest = positionals.slice(command.words);
   let sift = null as Sift | null; // set by the getter below
+  let code = 1;
   try {
     const dataDir = resolveDataDir(values['data-dir']);
     // Opened on first use, so a command that needs no data folder (eval) creates none.
@@ -86,16 +93,19 @@ export async function runCli(argv: string[], io: CommandIo = defaultIo()): Promi
       flags: values,
       io,
     };
-    return await command.run(input);
+    code = await command.run(input);
+    return code;
   } catch (err) {
     if (err instanceof UsageError) {
       io.err(`sift: ${err.message}`);
       return 2;
     }
-    io.err(`sift: ${err instanceof Error ? err.message : String(err)}`);
+    const message = err instanceof Error ? err.message : String(err);
+    io.err(`sift: ${message}${errorHint(err)}`);
     return 1;
   } finally {
-    if (!command.keepsRunning) await sift?.close();
+    // A command that keeps running (serve) keeps the core only when it started; one that failed closes it.
+    if (!command.keepsRunning || code !== 0) await sift?.close();
   }
 }
 

@@ -6,7 +6,8 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ollamaHostFromEnv } from '../core/config/settings';
 import { createMcpServer } from '../hosts/mcp-host';
-import type { Command } from './command';
+import { SiftError } from '../../shared/errors';
+import { call, type Command } from './command';
 import { UsageError } from './usage';
 
 /** MCP commands, keyed by their words. */
@@ -17,6 +18,11 @@ export const mcpCommands: Record<string, Command> = {
     core: (flags) => ({ chat: { host: ollamaHostFromEnv(flags['ollama-host'] ?? process.env.OLLAMA_HOST) } }),
     async run({ sift, args, flags, io }) {
       if (args.length > 0) throw new UsageError(`sift mcp takes no arguments (name knowledge bases with --kb), got "${args.join(' ')}"`);
+      // A knowledge base named wrong would leave the agent with nothing to see and no word why.
+      const kbs = await call(sift, 'kb.list', {});
+      for (const ref of flags.kb ?? []) {
+        if (!kbs.some((k) => k.id === ref || k.name === ref)) throw new SiftError('not_found', `no knowledge base has the id or name "${ref}"`);
+      }
       const server = createMcpServer(sift, { kbs: flags.kb ?? [] });
       const transport = new StdioServerTransport();
       const closed = new Promise<void>((resolve) => {

@@ -3,6 +3,7 @@ import type { Passage, SearchEnhancement, SearchResult } from '../../shared/mode
 import { ollamaHostFromEnv } from '../core/config/settings';
 import { call, need, printJson, type Command } from './command';
 import { enhanceOfFlags } from './enhance-flags';
+import { emptyKbLine } from './hints';
 import { UsageError } from './usage';
 
 function where(p: Passage): string {
@@ -72,6 +73,8 @@ export const searchCommands: Record<string, Command> = {
       const result = await call(sift, 'search.query', { kb: kb!, query: query!, topK, mode, enhance, history });
       // Said once, beside the results, so stdout stays just the results (or the JSON) for a pipe.
       if (result.keywordOnlyReason) io.err(`sift: keyword-only search: ${result.keywordOnlyReason}`);
+      const empty = result.passages.length === 0 ? await emptyKbLine(sift, kb!) : null;
+      if (empty) io.err(`sift: ${empty}`);
       return flags.json ? printJson(io, result) : (io.out(formatResults(result)), 0);
     },
   },

@@ -4,10 +4,9 @@
  * a changed setting applies to the next chat turn, search or indexing run without a restart.
  */
 import { SiftError } from '../../shared/errors';
-import type { ProviderSettings } from '../../shared/settings';
 import type { EmbeddingConfig } from './embed/embedding';
 import type { ChatSettings } from './chat/turn';
-import { failingClient, providerFor, ProviderClients, type ActiveProvider } from './llm/providers';
+import { failingClient, providerFor, ProviderClients, type ActiveProvider, type ProviderOverrides } from './llm/providers';
 import type { LlmClient } from './llm/types';
 import { NO_SECRETS, resolveApiKey, type SecretStore } from './config/secrets';
 import type { SettingsStore } from './config/settings';
@@ -22,7 +21,7 @@ export interface ChatOverrides extends Partial<ChatSettings> {
   /** A provider of the settings' list by name, or "ollama" (`sift ask --provider NAME`); wins over the settings. */
   provider?: string;
   /** A provider given whole (`sift ask --base-url URL --model M`); wins over `provider`. */
-  custom?: ProviderSettings;
+  custom?: ProviderOverrides['custom'];
 }
 
 const MB = 1024 * 1024;

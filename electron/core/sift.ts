@@ -206,8 +206,8 @@ export function createSift(config: SiftConfig): Sift {
   if (config.autoIndex || config.watch) for (const kb of listKbIds(appDb)) follow(kb);
   // With autoIndex, every finished indexing run brings the digests of a knowledge base that has them on up to date.
   const stopDigesting = config.autoIndex
-    ? ctx.events.on('ingest.progress', ({ kbId, state }) => {
-        if (state === 'done' && digests.enabled(kbId)) digests.start(kbId);
+    ? ctx.events.on('ingest.progress', ({ kbId, state, startedAt }) => {
+        if (state === 'done' || state === 'error' || state === 'cancelled') digests.indexingEnded(kbId, { state, startedAt });
       })
     : () => undefined;
 

@@ -14,12 +14,15 @@ export function hostAllowed(host: string | undefined, port: number): boolean {
 /**
  * The token of `Authorization: Bearer <token>`, or null. Only a header counts: a browser attaches
  * cookies to requests from any page (and to every port of 127.0.0.1), but only Sift's own script
- * can set this header.
+ * can set this header. The scheme is case-insensitive (RFC 9110 §11.1: `bearer` is `Bearer`).
  */
 export function bearerToken(req: http.IncomingMessage): string | null {
-  const auth = req.headers.authorization;
-  return auth?.startsWith('Bearer ') ? auth.slice(7) : null;
+  const match = /^bearer +(\S+) *$/i.exec(req.headers.authorization ?? '');
+  return match ? match[1]! : null;
 }
+
+/** The challenge a 401 answer carries (RFC 9110 §11.6.1): how to authenticate, here the host's bearer token. */
+export const WWW_AUTHENTICATE = 'Bearer realm="sift"';
 
 /** Whether `given` is the host's token, compared in constant time. */
 export function sameToken(given: string | null, expected: string): boolean {

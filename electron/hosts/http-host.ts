@@ -23,6 +23,7 @@ import { fail, SiftError, type Result } from '../../shared/errors';
 import { CONTENT_SECURITY_POLICY } from './csp';
 import {
   bearerToken,
+  WWW_AUTHENTICATE,
   crossOriginReason,
   hostAllowed,
   isJsonBody,
@@ -225,7 +226,7 @@ export async function startHttpHost(sift: Sift, options: HttpHostOptions = {}): 
   }
 
   function sendLockedPage(res: http.ServerResponse): void {
-    res.writeHead(401, { 'content-type': TYPES['.html']!, ...PAGE_HEADERS });
+    res.writeHead(401, { 'content-type': TYPES['.html']!, 'www-authenticate': WWW_AUTHENTICATE, ...PAGE_HEADERS });
     res.end(lockedPageHtml(options.staticDir));
   }
 
@@ -270,7 +271,9 @@ function statusOf(result: Result<unknown>): number {
 }
 
 function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+  // Every 401 says how to authenticate, as HTTP asks (MCP clients read it to know a token is wanted).
+  const challenge = status === 401 ? { 'www-authenticate': WWW_AUTHENTICATE } : {};
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...challenge });
   res.end(JSON.stringify(body));
 }
 

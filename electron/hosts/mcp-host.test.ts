@@ -7,9 +7,11 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { execFile } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import Ajv, { type ValidateFunction } from 'ajv';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Evidence, ManifestRow, Passage } from '../../shared/models';
 import { SIFT_BIN, makeKb, openCore, writeFiles } from '../core/ingest/testing/fixtures';
@@ -19,6 +21,8 @@ let root: string;
 let client: Client;
 let docsId: string;
 const dirs: string[] = [];
+/** Every tool's output schema, compiled by a strict Ajv (set by the first test). */
+const outputs = new Map<string, ValidateFunction>();
 
 /** A folder that lives for the whole file (the server runs across tests). */
 function scratch(): string {
@@ -32,6 +36,7 @@ beforeAll(async () => {
   root = scratch();
   writeFiles(root, {
     'retry.md': '# Retry policy\n\nThe client retries three times after E_CONN_RESET, waiting 200 ms between tries.\n',
+    'emoji.md': '# Moods 😀\n\nThe 😀 face means the rollout went well; 𠀋 is a rare character.\n',
     '运维/网关.md': '# 网关超时处理手册\n\n网关超时之后，先检查上游服务的连接池，再看重试次数。\n',
   });
   const sift = openCore(data);
@@ -62,6 +67,8 @@ async function callTool<T>(name: string, args: Record<string, unknown>): Promise
   expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
   const text = (result.content[0] as { type: string; text: string }).text;
   expect(JSON.parse(text)).toEqual(result.structuredContent);
+  const valid = outputs.get(name);
+  if (valid && !valid(result.structuredContent)) expect.fail(`${name}: ${JSON.stringify(valid.errors)}`);
   return result.structuredContent as T;
 }
 
@@ -79,6 +86,37 @@ describe('sift mcp over stdio', () => {
     const search = tools.find((t) => t.name === 'search')!;
     expect(search.inputSchema.required).toEqual(expect.arrayContaining(['kb', 'query']));
     expect(Object.keys(search.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['top_k', 'mode', 'scope']));
+  });
+
+  it('every tool has input and output schemas a strict JSON Schema validator accepts (issue #27 item 11)', async () => {
+    const { tools } = await client.listTools();
+    const ajv = new Ajv({ strict: true, allErrors: true });
+    for (const t of tools) {
+      expect(() => ajv.compile(t.inputSchema), `${t.name} input`).not.toThrow();
+      expect(t.outputSchema, `${t.name} output`).toBeDefined();
+      outputs.set(t.name, ajv.compile(t.outputSchema!));
+    }
+    expect(JSON.stringify(tools)).not.toMatch(/"format"/);
+    for (const name of ['search', 'get_context', 'read_page']) {
+      expect(tools.find((t) => t.name === name)!.description, name).toMatch(/UTF-16 code units/);
+    }
+  });
+
+  it('spans are UTF-16 code-unit offsets, as the descriptions say', async () => {
+    const page = await callTool<{ text: string; length: number }>('read_page', { kb: 'Docs', path: 'wiki/emoji.md' });
+    expect(page.length).toBe(page.text.length); // 😀 and 𠀋 count two each
+    const at = page.text.indexOf('😀 face');
+    const span = await callTool<{ text: string }>('read_page', { kb: 'Docs', path: 'wiki/emoji.md', start: at, end: at + 7 });
+    expect(span.text).toBe('😀 face');
+  });
+
+  it('a page that cannot be read is -32002, resource not found (issue #27 item 11)', async () => {
+    const codeOf = (uri: string) => client.readResource({ uri }).then(() => null, (err: unknown) => err);
+    for (const uri of [`sift://${docsId}/wiki/nope.md`, 'sift://Private/wiki/anything.md', 'https://example.com/x', `sift://${docsId}/%E0`]) {
+      const err = await codeOf(uri);
+      expect(err, uri).toBeInstanceOf(McpError);
+      expect((err as McpError).code, uri).toBe(-32002);
+    }
   });
 
   it('shows only the knowledge bases it was given', async () => {
@@ -115,7 +153,7 @@ describe('sift mcp over stdio', () => {
     expect(span.text).toBe('Retry policy');
 
     const { pages } = await callTool<{ pages: ManifestRow[] }>('list_pages', { kb: 'Docs' });
-    expect(pages.map((p) => p.page)).toEqual(['wiki/retry.md', 'wiki/运维/网关.md']);
+    expect(pages.map((p) => p.page)).toEqual(['wiki/emoji.md', 'wiki/retry.md', 'wiki/运维/网关.md']);
     expect(pages[0]).toMatchObject({ status: 'indexed', parser: 'markdown', chunks: 1 });
     expect(pages[0]!.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
@@ -128,4 +166,17 @@ describe('sift mcp over stdio', () => {
     const read = await client.readResource({ uri: chinese });
     expect((read.contents[0] as { text: string }).text).toContain('网关超时之后');
   });
+});
+
+describe('sift mcp --kb', () => {
+  it('fails with a clear message for a knowledge base that does not exist, instead of serving nothing', async () => {
+    const run = (args: string[]) => new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = execFile(process.execPath, [SIFT_BIN, '--data-dir', data, 'mcp', ...args], { timeout: 20_000, env: { ...process.env, SIFT_EMBEDDING: 'none' } },
+        (_err, stdout, stderr) => resolve({ code: child.exitCode, stdout, stderr }));
+      child.stdin?.end();
+    });
+    const missing = await run(['--kb', 'Docs', '--kb', 'Nope']);
+    expect(missing).toMatchObject({ code: 1, stdout: '' });
+    expect(missing.stderr).toMatch(/^sift: no knowledge base has the id or name "Nope"\. See them with: sift kb list/);
+  }, 30_000);
 });

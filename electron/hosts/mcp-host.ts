@@ -8,15 +8,17 @@
  * evidence. `kbs` narrows what an agent may see to the knowledge bases the person named.
  */
 import type http from 'node:http';
-import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { operations, type OpArgs, type OpName, type OpResult } from '../../shared/contract';
 import { SiftError } from '../../shared/errors';
 import type { KnowledgeBase } from '../../shared/models';
 import type { Sift } from '../core';
 import { VERSION } from '../core/base/version';
+import { servePageResources } from './mcp-resources';
+import { OUTPUTS, SPAN_UNITS, type ToolName } from './mcp-schemas';
 
 /** Options of {@link createMcpServer}. */
 export interface McpServerOptions {
@@ -37,7 +39,14 @@ const inputs = {
     query: search.query.describe('what to look for; identifiers like E_CONN_RESET and Chinese words work'),
     top_k: search.topK.describe('passages to return, 1–50 (default 5)'),
     mode: search.mode.describe('hybrid (default), keyword or vector'),
-    scope: search.scope.describe('limit to pages (wiki/… paths), folders, or metadata values'),
+    scope: z.object({
+      pages: z.array(z.string()).optional().describe('page paths, wiki/…'),
+      folders: z.array(z.string()).optional().describe('folders of the knowledge base, as they were added'),
+      // Each member described, so the JSON Schema says anyOf (a strict validator refuses a union `type` list).
+      metadata: z.record(z.string(), z.union([
+        z.string().describe('a text value'), z.number().describe('a number'), z.boolean().describe('true or false'),
+      ])).optional().describe('front-matter fields and the values a page must have'),
+    }).optional().describe('limit to pages (wiki/… paths), folders, or metadata values'),
   },
   getContext: {
     kb: evidence.kb,
@@ -47,8 +56,8 @@ const inputs = {
   readPage: {
     kb: search.kb,
     path: operations['pages.get'].args.shape.path.describe('a page path from search or list_pages, wiki/…'),
-    start: z.number().int().min(0).optional().describe('first character (default 0)'),
-    end: z.number().int().min(0).optional().describe(`end character (default start + ${READ_PAGE_MAX})`),
+    start: z.number().int().min(0).optional().describe('first UTF-16 code unit (default 0)'),
+    end: z.number().int().min(0).optional().describe(`end, in UTF-16 code units (default start + ${READ_PAGE_MAX})`),
   },
   listPages: { kb: search.kb },
   ask: {
@@ -76,8 +85,12 @@ export function createMcpServer(sift: Sift, options: McpServerOptions = {}): Mcp
 
   server.registerTool(
     'list_knowledge_bases',
-    { description: 'The knowledge bases (folders of a person\'s notes, papers, code) Sift can search.', annotations: readOnly },
-    async () => tool(async () => ({ knowledgeBases: await kbsOf() })),
+    {
+      description: 'The knowledge bases (folders of a person\'s notes, papers, code) Sift can search.',
+      outputSchema: OUTPUTS.list_knowledge_bases,
+      annotations: readOnly,
+    },
+    async () => tool('list_knowledge_bases', async () => ({ knowledgeBases: await kbsOf() })),
   );
   server.registerTool(
     'search',
@@ -85,34 +98,43 @@ export function createMcpServer(sift: Sift, options: McpServerOptions = {}): Mcp
       description:
         'Search a knowledge base (keywords and meaning). Each passage has an evidenceId, its page path, exact '
         + 'character span, sha256 of its text, where it sits (headings, PDF pages, lines) and why it was found. '
-        + 'noExactMatch lists identifier-like query terms that occur nowhere in the knowledge base.',
+        + 'noExactMatch lists identifier-like query terms that occur nowhere in the knowledge base. ' + SPAN_UNITS,
       inputSchema: inputs.search,
+      outputSchema: OUTPUTS.search,
       annotations: readOnly,
     },
-    async (a) => tool(async () => must(sift, 'search.query', { kb: await kbId(a.kb), query: a.query, topK: a.top_k, mode: a.mode, scope: a.scope })),
+    async (a) => tool('search', async () => must(sift, 'search.query', { kb: await kbId(a.kb), query: a.query, topK: a.top_k, mode: a.mode, scope: a.scope })),
   );
   server.registerTool(
     'get_context',
     {
-      description: 'A passage found by search, with text around it. contentHash is sha256 of the passage span of text.',
+      description: 'A passage found by search, with text around it. contentHash is sha256 (of the UTF-8 bytes) of '
+        + `the passage span of text. ${SPAN_UNITS}`,
       inputSchema: inputs.getContext,
+      outputSchema: OUTPUTS.get_context,
       annotations: readOnly,
     },
-    async (a) => tool(async () => must(sift, 'evidence.get', { kb: await kbId(a.kb), evidenceId: a.evidence_id, window: a.window })),
+    async (a) => tool('get_context', async () => must(sift, 'evidence.get', { kb: await kbId(a.kb), evidenceId: a.evidence_id, window: a.window })),
   );
   server.registerTool(
     'read_page',
-    { description: `Read a page's canonical text, or a span of it (at most ${READ_PAGE_MAX} characters a call).`, inputSchema: inputs.readPage, annotations: readOnly },
-    async (a) => tool(async () => readPage(sift, await kbId(a.kb), a.path, a.start, a.end)),
+    {
+      description: `Read a page's canonical text, or a span of it (at most ${READ_PAGE_MAX} UTF-16 code units a call). ${SPAN_UNITS}`,
+      inputSchema: inputs.readPage,
+      outputSchema: OUTPUTS.read_page,
+      annotations: readOnly,
+    },
+    async (a) => tool('read_page', async () => readPage(sift, await kbId(a.kb), a.path, a.start, a.end)),
   );
   server.registerTool(
     'list_pages',
     {
       description: 'Every file of a knowledge base: source path, page, size, time, sha256, parser, chunks, vector status.',
       inputSchema: inputs.listPages,
+      outputSchema: OUTPUTS.list_pages,
       annotations: readOnly,
     },
-    async (a) => tool(async () => ({ pages: await must(sift, 'pages.manifest', { kb: await kbId(a.kb) }) })),
+    async (a) => tool('list_pages', async () => ({ pages: await must(sift, 'pages.manifest', { kb: await kbId(a.kb) }) })),
   );
 
   server.registerTool(
@@ -122,33 +144,15 @@ export function createMcpServer(sift: Sift, options: McpServerOptions = {}): Mcp
         'Answer a question from a knowledge base with Sift\'s own pipeline: search, a local model (or, without one, the '
         + 'best passages quoted), [n] citations checked by code. Returns the answer, its citations and references '
         + '(each with page, span and sha256), the passages it was given and the decision (answered, refused, '
-        + 'clarification, no_answer). Stores nothing.',
+        + `clarification, no_answer). Stores nothing. ${SPAN_UNITS}`,
       inputSchema: inputs.ask,
+      outputSchema: OUTPUTS.ask,
       annotations: readOnly,
     },
-    async (a) => tool(async () => askResult(await must(sift, 'chat.ask', { kb: await kbId(a.kb), question: a.question, model: a.model }))),
+    async (a) => tool('ask', async () => askResult(await must(sift, 'chat.ask', { kb: await kbId(a.kb), question: a.question, model: a.model }))),
   );
 
-  server.registerResource(
-    'page',
-    new ResourceTemplate('sift://{kb}/{+path}', {
-      list: async () => {
-        const resources = [];
-        for (const kb of await kbsOf()) {
-          for (const page of await must(sift, 'pages.list', { kb: kb.id })) {
-            resources.push({ uri: pageUri(kb.id, page.path), name: page.title, description: `${kb.name}: ${page.path}`, mimeType: 'text/plain' });
-          }
-        }
-        return { resources };
-      },
-    }),
-    { description: 'A page of a knowledge base, as its canonical text.', mimeType: 'text/plain' },
-    async (uri, variables): Promise<ReadResourceResult> => {
-      const kb = await kbId(String(variables.kb));
-      const page = await must(sift, 'pages.get', { kb, path: decodeURIComponent(String(variables.path)) });
-      return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: page.text }] };
-    },
-  );
+  servePageResources(server, { list: kbsOf, resolve: kbId, pages: (kb) => must(sift, 'pages.list', { kb }), page: (kb, path) => must(sift, 'pages.get', { kb, path }) });
   return server;
 }
 
@@ -180,11 +184,6 @@ export async function handleMcpHttp(
   await transport.handleRequest(req, res, body);
 }
 
-/** The resource URI of a page: `sift://KB_ID/wiki/…`. */
-export function pageUri(kbId: string, pagePath: string): string {
-  return `sift://${kbId}/${pagePath.split('/').map(encodeURIComponent).join('/')}`;
-}
-
 async function readPage(sift: Sift, kb: string, pagePath: string, start = 0, end?: number) {
   const page = await must(sift, 'pages.get', { kb, path: pagePath });
   const from = Math.min(start, page.text.length);
@@ -200,13 +199,14 @@ async function must<N extends OpName>(sift: Sift, op: N, args: OpArgs<N>): Promi
 }
 
 /**
- * A tool's answer: the payload as JSON text and as `structuredContent`, or an error result that
+ * A tool's answer: the payload, as its output schema has it, as JSON text and as `structuredContent`, or an error result that
  * names its code (an agent can act on `not_found` or `invalid_argument`; it never sees a stack).
  */
-async function tool(run: () => Promise<object>): Promise<CallToolResult> {
+async function tool(name: ToolName, run: () => Promise<object>): Promise<CallToolResult> {
   try {
-    const value = await run();
-    return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value as Record<string, unknown> };
+    // Exactly the published output schema: fields it does not name are left out (an agent's strict check allows none).
+    const value = OUTPUTS[name].parse(await run()) as Record<string, unknown>;
+    return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value };
   } catch (err) {
     const code = err instanceof SiftError ? err.code : 'internal';
     const message = err instanceof Error ? err.message : String(err);

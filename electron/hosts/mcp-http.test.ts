@@ -6,6 +6,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import Ajv from 'ajv';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Citation, Reference } from '../../shared/chat-models';
 import { startChatBench, type ChatBench } from '../core/chat/testing/chat-fixture';
@@ -21,10 +22,10 @@ afterEach(async () => {
   client = host = bench = null;
 });
 
-async function connect(token: string): Promise<Client> {
+async function connect(token: string, scheme = 'Bearer'): Promise<Client> {
   const c = new Client({ name: 'sift-http-test', version: '1.0.0' });
   const transport = new StreamableHTTPClientTransport(new URL(`${host!.origin}/mcp`), {
-    requestInit: { headers: { authorization: `Bearer ${token}` } },
+    requestInit: { headers: { authorization: `${scheme} ${token}` } },
   });
   await c.connect(transport);
   return c;
@@ -41,6 +42,10 @@ interface Asked {
 async function ask(question: string): Promise<Asked> {
   const result = (await client!.callTool({ name: 'ask', arguments: { kb: 'Docs', question } })) as CallToolResult;
   expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+  // What ask returns validates against the output schema it publishes, under a strict validator (issue #27 item 11).
+  const { tools } = await client!.listTools();
+  const valid = new Ajv({ strict: true, allErrors: true }).compile(tools.find((t) => t.name === 'ask')!.outputSchema!);
+  if (!valid(result.structuredContent)) expect.fail(JSON.stringify(valid.errors));
   return result.structuredContent as unknown as Asked;
 }
 
@@ -91,5 +96,26 @@ describe('MCP over Streamable HTTP', () => {
     expect(await ok.json()).toMatchObject({ jsonrpc: '2.0', id: 1, result: { serverInfo: { name: 'sift' } } });
     const stream = await fetch(`${host.origin}/mcp`, { headers: bearer });
     expect(stream.status).toBe(405);
+  });
+
+  it('takes the scheme in any case, and a 401 says how to authenticate (issue #27 item 11)', async () => {
+    bench = await startChatBench();
+    host = await startHttpHost(bench.sift);
+    client = await connect(host.token, 'bearer');
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+    const post = (authorization?: string) => fetch(`${host!.origin}/mcp`, {
+      method: 'POST',
+      headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+      body: JSON.stringify(init),
+    });
+    expect((await post(`BEARER ${host.token}`)).status).toBe(200);
+    for (const refused of [await post(), await post('Bearer wrong'), await post(`Basic ${host.token}`)]) {
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('www-authenticate')).toBe('Bearer realm="sift"');
+    }
+    const api = await fetch(`${host.origin}/api/invoke`, { method: 'POST', body: '{}' });
+    expect(api.status).toBe(401);
+    expect(api.headers.get('www-authenticate')).toBe('Bearer realm="sift"');
   });
 });

@@ -74,4 +74,49 @@ describe('digests with autoIndex', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(chats()).toBe(5); // b.md's digest and the overview; nothing more
   });
+
+  it('Cancel holds: the indexing run of the digests written before it does not start them again (issue #27 item 9)', async () => {
+    const docs = tempDir();
+    for (const name of ['a', 'b', 'c', 'd', 'e', 'f']) {
+      fs.writeFileSync(path.join(docs, `${name}.md`), `# Page ${name}\n\nThe ${name} page says something about retries.\n`);
+    }
+    ollama = await startMockOllama();
+    ollama.onChat(() => ({ chunks: [{ content: '- A point of the page [1].' }], delayMs: 150 }));
+    sift = createSift({
+      dataDir: tempDir(),
+      embedding: { provider: 'none' },
+      chat: { host: ollama.url, connectTimeoutMs: 2000, idleTimeoutMs: 2000 },
+      autoIndex: true,
+    });
+    const kb = (await call<{ id: string }>('kb.create', { name: 'Cancel' })).id;
+    await call('digests.setEnabled', { kb, enabled: true });
+    const ended: IngestStatus[] = [];
+    sift.onEvent((event, payload) => {
+      const s = payload as IngestStatus;
+      if (event === 'ingest.progress' && s.state === 'done') ended.push(s);
+    });
+    await call('folder.add', { kb, path: docs });
+    await until(async () => (await call<DigestStatus>('digests.status', { kb })).generated >= 2);
+    expect(await call('digests.cancel', { kb })).toEqual({ cancelled: true });
+    const cancelledAt = new Date().toISOString();
+    await until(async () => (await call<DigestStatus>('digests.status', { kb })).state === 'cancelled');
+    // The digests written so far are indexed (that is what the run after a cancel is for) …
+    await until(async () => ended.some((s) => s.startedAt! >= cancelledAt));
+    const chatsThen = ollama.requests.filter((r) => r.path === '/api/chat').length;
+    await new Promise((r) => setTimeout(r, 800));
+    // … and that run's end did not start the digests again.
+    const after = await call<DigestStatus>('digests.status', { kb });
+    expect(after.state).toBe('cancelled');
+    expect(after.pagesDone).toBeLessThan(6);
+    expect(ollama.requests.filter((r) => r.path === '/api/chat').length).toBe(chatsThen);
+    const digestPages = (await call<{ path: string }[]>('pages.list', { kb })).filter((p) => p.path.startsWith('wiki/_digest/'));
+    expect(digestPages.length).toBe(after.stored);
+    expect(after.stored).toBeGreaterThanOrEqual(2);
+
+    // Something new indexed brings them up to date again.
+    fs.writeFileSync(path.join(docs, 'g.md'), '# Page g\n\nA new page about timeouts.\n');
+    await call('ingest.start', { kb });
+    await until(async () => (await call<DigestStatus>('digests.status', { kb })).state === 'done');
+    expect((await call<DigestStatus>('digests.status', { kb })).stored).toBe(8); // seven pages and the overview
+  });
 });

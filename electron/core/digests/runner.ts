@@ -32,6 +32,10 @@ interface KbDigests {
   again: boolean;
   cancel: AbortController;
   lastEmit: number;
+  /** The indexing run its own digests started has not finished yet (its end must not start digests again). */
+  ownIndexing: boolean;
+  /** When the person last cancelled a run: an indexing run that started before it does not restart digests. */
+  cancelledAt: string | null;
 }
 
 /** Runs and tracks digest runs for every knowledge base of one core. */
@@ -95,10 +99,26 @@ export class DigestRunner {
     return this.status(kbId);
   }
 
+  /**
+   * An indexing run of the knowledge base ended (`autoIndex`): bring its digests up to date, unless they are off,
+   * the run only indexed the digests this runner wrote, or it began before the person cancelled: Cancel holds
+   * until something new is indexed.
+   */
+  indexingEnded(kbId: string, run: { state: string; startedAt: string | null }): void {
+    const kb = this.kbs.get(kbId);
+    const own = kb?.ownIndexing ?? false;
+    if (kb) kb.ownIndexing = false;
+    if (own || run.state !== 'done' || !this.enabled(kbId)) return;
+    const { startedAt } = run;
+    if (kb?.cancelledAt != null && (startedAt === null || startedAt <= kb.cancelledAt)) return;
+    this.start(kbId);
+  }
+
   /** Cancel the running digest run (and the one queued); false when none was running. */
   cancel(kbId: string): boolean {
     const kb = this.kbs.get(kbId);
     if (!kb?.running) return false;
+    kb.cancelledAt = now();
     kb.again = false;
     kb.cancel.abort();
     return true;
@@ -123,7 +143,7 @@ export class DigestRunner {
     let kb = this.kbs.get(kbId);
     if (!kb) {
       const status: DigestStatus = { ...blankStatus(kbId), state: 'idle' };
-      kb = { status, running: null, again: false, cancel: new AbortController(), lastEmit: 0 };
+      kb = { status, running: null, again: false, cancel: new AbortController(), lastEmit: 0, ownIndexing: false, cancelledAt: null };
       this.kbs.set(kbId, kb);
     }
     return kb;
@@ -172,7 +192,10 @@ export class DigestRunner {
         finish('error', err instanceof Error ? err.message : String(err));
       }
     }
-    if (s.generated > 0 || s.removed > 0) this.deps.changed?.(kbId);
+    if ((s.generated > 0 || s.removed > 0) && this.deps.changed) {
+      kb.ownIndexing = true;
+      this.deps.changed(kbId);
+    }
   }
 
   private emit(kbId: string, kb: KbDigests, force = false): void {

@@ -177,14 +177,40 @@ async function searchAll(sift: Sift, dataset: EvalDataset, queries: EvalQuery[],
   // What the enhancements could not do (no model, a timeout), each said once; a note's numbers vary, so the first 80
   // characters count as the same note.
   const notes = new Map<string, string>();
+  const fallbacks = new RerankFallbacks();
   for (const query of queries) {
     const { result, ranking, latencyMs } = await rankQuery(sift, query, how, topK, docOf);
     ranMode ??= result.mode;
     keywordOnlyReason ??= result.keywordOnlyReason;
     for (const note of result.enhance?.notes ?? []) if (!notes.has(note.slice(0, 80))) notes.set(note.slice(0, 80), note);
+    fallbacks.add(result.enhance?.rerank ?? null);
     outcomes.push({ id: query.id, category: query.category, ranking, scores: scoreQuery(ranking, dataset.qrels.get(query.id)!), latencyMs });
   }
-  return { outcomes, ranMode, keywordOnlyReason, notes: [...notes.values()].map((n) => `search enhancement: ${n}`) };
+  const said = [...notes.values()].map((n) => `search enhancement: ${n}`);
+  return { outcomes, ranMode, keywordOnlyReason, notes: [...said, ...fallbacks.lines()] };
+}
+
+/**
+ * The reranks that kept the fused order, as `sift search` shows each one ("fused order kept: …"), counted over the
+ * run: one line per rerank kind and reason.
+ */
+class RerankFallbacks {
+  private readonly ran = new Map<string, number>();
+  private readonly kept = new Map<string, { kind: string; reason: string; count: number }>();
+
+  add(rerank: { kind: string; fallback: string | null } | null): void {
+    if (!rerank) return;
+    this.ran.set(rerank.kind, (this.ran.get(rerank.kind) ?? 0) + 1);
+    if (rerank.fallback === null) return;
+    const key = `${rerank.kind}\n${rerank.fallback.slice(0, 80)}`;
+    const seen = this.kept.get(key) ?? { kind: rerank.kind, reason: rerank.fallback, count: 0 };
+    seen.count += 1;
+    this.kept.set(key, seen);
+  }
+
+  lines(): string[] {
+    return [...this.kept.values()].map((k) => `rerank ${k.kind}: fused order kept in ${k.count} of ${this.ran.get(k.kind)} searches: ${k.reason}`);
+  }
 }
 
 /** Run `dataset` and score it; the temporary knowledge base is deleted whatever happens. */

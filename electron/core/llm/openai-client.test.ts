@@ -113,6 +113,20 @@ describe('OpenAI-compatible chat streaming', () => {
     expect(error!.message).toMatch(/The connection to LM Box was cut mid-answer/);
   });
 
+  it('a stream that ends with [DONE] but no finish_reason is complete; one that just stops was cut (issue #27 item 12)', async () => {
+    const llm = await setup();
+    mock!.onChat({ chunks: [{ content: 'Three ' }, { content: 'times [1].' }], ending: 'done-only' });
+    const whole = await drain(llm.chat(ask));
+    expect(whole.error).toBeNull();
+    expect(whole.chunks).toEqual([
+      { type: 'token', text: 'Three ' }, { type: 'token', text: 'times [1].' }, { type: 'done', reason: null, evalCount: null },
+    ]);
+    mock!.onChat({ chunks: [{ content: 'Three ' }], ending: 'quiet' });
+    const quiet = await drain(llm.chat(ask));
+    expect(textOf(quiet.chunks, 'token')).toBe('Three ');
+    expect(quiet.error!.message).toMatch(/The connection to LM Box was cut mid-answer/);
+  });
+
   it('reports an error the server sends inside the stream', async () => {
     const llm = await setup();
     mock!.onChat({ chunks: [{ content: 'partial' }], streamError: 'CUDA out of memory' });

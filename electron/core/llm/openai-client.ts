@@ -9,6 +9,7 @@ import { redactSecrets } from '../base/redact';
 import { SiftError } from '../../../shared/errors';
 import { chatBody, StreamAssembly } from './openai-wire';
 import { positiveMs, RequestLimits } from './request-limits';
+import { doneWatchingFetch, sawDoneLine } from './stream-end';
 import type { LlmChatRequest, LlmChunk, LlmClient, LlmModel, LlmPing } from './types';
 import { retryAfterMs } from '../base/retry-after';
 
@@ -22,6 +23,9 @@ export interface OpenAiClientOptions {
   apiKey: string | null;
   /** The provider's name as the person gave it, used in messages. Default 'OpenAI-compatible server'. */
   name?: string;
+  /** Where the key comes from, as a refused key's message names it (e.g. "SIFT_API_KEY / OPENAI_API_KEY", "the key
+   *  file /k"). Default "the key of this provider in Settings". */
+  keySource?: string;
   /** Context window to assume when the server does not report one; null: unknown. Default null. */
   contextLength?: number | null;
   /** Time to get response headers, ms. Default 10000; sensible 1000–120000. */
@@ -43,6 +47,8 @@ const NO_KEY = 'sift-no-key';
 
 interface Settings {
   name: string;
+  keySource: string;
+  hasKey: boolean;
   baseUrl: string;
   contextLength: number | null;
   connectTimeoutMs: number;
@@ -59,13 +65,15 @@ export function createOpenAiClient(options: OpenAiClientOptions): LlmClient {
   const baseUrl = normaliseBaseUrl(options.baseUrl);
   const settings: Settings = {
     name: options.name ?? 'OpenAI-compatible server',
+    keySource: options.keySource ?? 'the key of this provider in Settings',
+    hasKey: Boolean(options.apiKey),
     baseUrl,
     contextLength: options.contextLength ?? null,
     connectTimeoutMs: positiveMs(options.connectTimeoutMs, DEFAULT_CONNECT_TIMEOUT_MS, 'connectTimeoutMs', CLIENT),
     idleTimeoutMs: positiveMs(options.idleTimeoutMs, DEFAULT_IDLE_TIMEOUT_MS, 'idleTimeoutMs', CLIENT),
     maxRetryWaitMs: options.maxRetryWaitMs ?? DEFAULT_MAX_RETRY_WAIT_MS,
     // Retries are ours (one, for a 429 with retry-after): the package's own would hide the wait from the turn's limits.
-    client: new OpenAI({ baseURL: baseUrl, apiKey: options.apiKey || NO_KEY, maxRetries: 0 }),
+    client: new OpenAI({ baseURL: baseUrl, apiKey: options.apiKey || NO_KEY, maxRetries: 0, fetch: doneWatchingFetch() }),
   };
   return {
     host: baseUrl,
@@ -148,7 +156,10 @@ function httpError(settings: Settings, error: InstanceType<typeof OpenAI.APIErro
   const where = `${settings.name} at ${settings.baseUrl}`;
   const status = error.status as number;
   if (status === 401 || status === 403) {
-    return new SiftError('llm_error', `${where}: the API key was refused (HTTP ${status}). Check the key of this provider in Settings.`);
+    // The same words whichever way the provider was chosen (Settings, --provider, --base-url): only where the key
+    // comes from differs.
+    if (!settings.hasKey) return new SiftError('llm_error', `${where}: the server wants an API key (HTTP ${status}) and none was sent. Set ${settings.keySource}.`);
+    return new SiftError('llm_error', `${where}: the API key was refused (HTTP ${status}). Check ${settings.keySource}.`);
   }
   if (status === 429) {
     const wait = retryAfterMs(error.headers);
@@ -188,7 +199,8 @@ async function* streamChat(settings: Settings, request: LlmChatRequest): AsyncGe
   try {
     const body = chatBody(request);
     const requestOptions = { signal: exchange.controller.signal, timeout: settings.connectTimeoutMs };
-    const stream = await withOneRetry(settings, exchange, () => settings.client.chat.completions.create(body, requestOptions));
+    const started = () => settings.client.chat.completions.create(body, requestOptions).withResponse();
+    const { data: stream, response } = await withOneRetry(settings, exchange, started);
     streaming = true;
     const idle = `${settings.name} at ${settings.baseUrl} sent nothing for ${settings.idleTimeoutMs} ms mid-answer (idle limit).`;
     const chunks = stream[Symbol.asyncIterator]();
@@ -200,7 +212,8 @@ async function* streamChat(settings: Settings, request: LlmChatRequest): AsyncGe
       if (next.done) break;
       yield* assembly.add(next.value);
     }
-    if (!assembly.finished) throw cutMidAnswer(settings);
+    // A choice's finish_reason ends an answer, and so does the stream's closing `[DONE]` line without one.
+    if (!assembly.finished && !sawDoneLine(response)) throw cutMidAnswer(settings);
     yield* assembly.end();
   } catch (error) {
     throw exchange.explain(error, streaming, request.model);

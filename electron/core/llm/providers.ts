@@ -16,6 +16,8 @@ import type { LlmClient } from './types';
 export interface ActiveProvider extends ProviderSettings {
   /** True for the built-in Ollama (at `ollamaHost`). */
   builtin: boolean;
+  /** Where its key comes from, as a refused key's message names it; default: said from `apiKeyRef`. */
+  keySource?: string;
 }
 
 /** What the host fixes about the provider (CLI flags, tests); each wins over the settings. */
@@ -24,8 +26,9 @@ export interface ProviderOverrides {
   host?: string;
   /** A provider of the list, by name (`sift ask --provider NAME`), or "ollama" for the built-in one. */
   provider?: string;
-  /** A provider given whole (`sift ask --base-url URL --model M`); wins over `provider`. */
-  custom?: ProviderSettings;
+  /** A provider given whole (`sift ask --base-url URL --model M`), with where its key comes from; wins over
+   *  `provider`. */
+  custom?: ProviderSettings & { keySource?: string };
 }
 
 /** Time limits of the clients. */
@@ -78,7 +81,8 @@ export class ProviderClients {
       return failingClient(provider, error as SiftError);
     }
     const fingerprint = apiKey ? createHash('sha256').update(apiKey).digest('hex') : '';
-    const key = JSON.stringify([provider.name, provider.kind, provider.baseUrl, provider.contextLength ?? null, fingerprint]);
+    const limits = [provider.contextLength ?? null, provider.connectTimeoutMs ?? null];
+    const key = JSON.stringify([provider.name, provider.kind, provider.baseUrl, ...limits, fingerprint]);
     if (this.cached?.key === key) return this.cached.client;
     const client = makeClient(provider, apiKey, this.timeouts);
     this.cached = { key, client };
@@ -87,14 +91,25 @@ export class ProviderClients {
 }
 
 /** A client for `provider` with `apiKey` (read by the caller), outside any cache: "Test connection" uses it. */
-export function makeClient(provider: ActiveProvider, apiKey: string | null, timeouts: ClientTimeouts = {}): LlmClient {
+export function makeClient(provider: ActiveProvider, apiKey: string | null, given: ClientTimeouts = {}): LlmClient {
+  // The provider's own wait for an answer to start (a server loading its model) wins over the host's default.
+  const timeouts = { ...given, ...(provider.connectTimeoutMs ? { connectTimeoutMs: provider.connectTimeoutMs } : {}) };
   if (provider.kind === 'ollama') {
     const client = createLlmClient({ host: provider.baseUrl, ...timeouts });
     return provider.builtin ? client : { ...client, host: client.host, label: provider.name };
   }
   return createOpenAiClient({
     baseUrl: provider.baseUrl, apiKey, name: provider.name, contextLength: provider.contextLength ?? null, ...timeouts,
+    keySource: provider.keySource ?? keySourceOf(provider.apiKeyRef),
   });
+}
+
+/** Where a provider's key comes from, as a refused key's message says it. */
+export function keySourceOf(ref: string | null): string {
+  if (ref === null || ref === 'stored') return 'the key of this provider in Settings';
+  if (ref === 'env') return 'SIFT_API_KEY (or OPENAI_API_KEY)';
+  if (ref.startsWith('env:')) return ref.slice('env:'.length);
+  return `the key file ${ref.slice('file:'.length)}`;
 }
 
 /** A client whose every call fails with `error` (ping reports it). */

@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { SiftError } from '../../../shared/errors';
 
 /** Folder mode: the owner reads, writes and enters; nobody else. */
 export const PRIVATE_DIR_MODE = 0o700;
@@ -29,6 +30,32 @@ function tighten(target: string, mode: number): void {
 export function ensurePrivateDir(dir: string): void {
   fs.mkdirSync(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
   tighten(dir, PRIVATE_DIR_MODE);
+}
+
+/**
+ * Throw a clear `io_error` when `dir`, or a folder above it, exists as something other than a folder (a file where the
+ * data folder should be): mkdir would otherwise fail with a bare EEXIST or ENOTDIR.
+ */
+function assertFolderPossible(dir: string): void {
+  for (let at = path.resolve(dir); ; at = path.dirname(at)) {
+    const stat = statOrNull(at);
+    if (stat && !stat.isDirectory()) {
+      const what = at === path.resolve(dir) ? `${at} is a file, not a folder` : `${at} is a file, so no folder can be made inside it`;
+      throw new SiftError('io_error', `the data folder cannot be used: ${what}; choose another data folder`);
+    }
+    if (stat || path.dirname(at) === at) return;
+  }
+}
+
+/** What is at `at`, or null when nothing is (also when a file above it stands in the way: ENOTDIR). */
+function statOrNull(at: string): fs.Stats | null {
+  try {
+    return fs.statSync(at);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    throw err;
+  }
 }
 
 /** Tighten an existing file to owner-only; a missing file is skipped. */
@@ -55,6 +82,7 @@ export function createPrivateFile(file: string): void {
  * the files directly in `kbs/`, `logs/` and `logs/retrieval/`. Missing parts are skipped.
  */
 export function tightenDataDir(dataDir: string): void {
+  assertFolderPossible(dataDir);
   ensurePrivateDir(dataDir);
   for (const sub of ['kbs', 'logs', path.join('logs', 'retrieval'), 'models']) {
     const dir = path.join(dataDir, sub);

@@ -22,6 +22,12 @@ export interface MockOpenAiReply extends MockChatReply {
   /** The delta field thinking goes in when not in tags: `reasoning_content` (DeepSeek, vLLM) or `reasoning`
    *  (OpenRouter, LM Studio, Ollama's OpenAI API). Default `reasoning_content`. */
   reasoningField?: 'reasoning_content' | 'reasoning';
+  /** How the stream ends: `finish` (a last chunk with finish_reason, then `data: [DONE]`; the default), `done-only`
+   *  (`data: [DONE]` and no finish_reason, as some servers and proxies send), or `quiet` (the body simply ends:
+   *  neither, which a client cannot tell from a cut). */
+  ending?: 'finish' | 'done-only' | 'quiet';
+  /** Wait this long before sending the response headers, ms (a server loading the model on its first request). */
+  headersDelayMs?: number;
 }
 
 /** A model the mock pretends to serve. */
@@ -166,6 +172,8 @@ async function chat(state: State, res: http.ServerResponse, body: any): Promise<
   if (!model) return sendError(res, 404, `The model \`${String(body?.model)}\` does not exist.`, 'model_not_found');
   const reply = nextReply(state, body);
   if (reply.status !== undefined) return sendError(res, reply.status, reply.error ?? 'mock error', null, retryHeaders(reply.retryAfter));
+  if (reply.headersDelayMs) await sleep(reply.headersDelayMs);
+  if (state.closing || res.destroyed) return;
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   res.flushHeaders();
   if (reply.stall) return; // the socket stays open until the client gives up or the mock closes
@@ -184,8 +192,9 @@ async function chat(state: State, res: http.ServerResponse, body: any): Promise<
   if (reply.streamError !== undefined) {
     return void res.end(`data: ${JSON.stringify({ error: { message: reply.streamError, type: 'server_error' } })}\n\n`);
   }
+  if (reply.ending === 'quiet') return void res.end();
   const finish = reply.doneReason ?? (toolCalls ? 'tool_calls' : 'stop');
-  await write(res, sse({ finish }, model.id));
+  if (reply.ending !== 'done-only') await write(res, sse({ finish }, model.id));
   res.end('data: [DONE]\n\n');
 }
 

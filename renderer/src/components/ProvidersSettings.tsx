@@ -93,6 +93,7 @@ function ProviderRow({ provider, onRemove }: { provider: ProviderSettings; onRem
       <p className="muted">
         {t('providers.keyFrom', { source: keySourceLabel(provider.apiKeyRef, { none: t('providers.keyNone'), stored: t('providers.keyStored') }) })}
         {provider.defaultModel ? ` · ${t('providers.modelIs', { model: provider.defaultModel })}` : ''}
+        {provider.connectTimeoutMs ? ` · ${t('providers.waitIs', { seconds: provider.connectTimeoutMs / 1000 })}` : ''}
       </p>
       <div className="row">
         <button type="button" disabled={testing} onClick={() => void test()}>
@@ -105,6 +106,12 @@ function ProviderRow({ provider, onRemove }: { provider: ProviderSettings; onRem
       {result !== null && <TestOutcome result={result} />}
     </li>
   );
+}
+
+/** Whole seconds from 1 to 600: what the wait for an answer to start may be. */
+function validWaitSeconds(text: string): boolean {
+  const n = Number(text);
+  return Number.isInteger(n) && n >= 1 && n <= 600;
 }
 
 /** Where a key comes from, for people: none, stored, the variables, or the key file's path. */
@@ -141,6 +148,7 @@ function AddProvider({ existing, keyStorage }: { existing: ProviderSettings[]; k
   const save = useSettings((s) => s.save);
   const [form, setForm] = useState({
     name: '', kind: 'openai' as ProviderSettings['kind'], baseUrl: '', model: '', source: 'none' as KeySource, key: '', file: '', context: '',
+    wait: '',
   });
   const [problem, setProblem] = useState<string | null>(null);
   const [result, setResult] = useState<TestResult | null>(null);
@@ -150,7 +158,10 @@ function AddProvider({ existing, keyStorage }: { existing: ProviderSettings[]; k
     name: form.name.trim(), kind: form.kind, baseUrl: form.baseUrl.trim(), apiKeyRef: ref, defaultModel: form.model.trim() || null,
     // Blank: the window the server reports; a typed one the core checks (512–10,000,000).
     ...(form.context.trim() ? { contextLength: Number(form.context) } : {}),
+    // Blank: the 10 s default. Whole seconds here; the core keeps milliseconds and checks them again (1 s–10 min).
+    ...(form.wait.trim() ? { connectTimeoutMs: Number(form.wait) * 1000 } : {}),
   };
+  const waitInvalid = form.wait.trim() !== '' && !validWaitSeconds(form.wait);
   const typedKey = form.source === 'stored' && form.key.trim() ? form.key.trim() : undefined;
 
   async function test() {
@@ -160,6 +171,7 @@ function AddProvider({ existing, keyStorage }: { existing: ProviderSettings[]; k
   }
   async function add() {
     setProblem(null);
+    if (waitInvalid) return; // the field says why
     // The core refuses such a name too (shared/names.ts); saying it here keeps a typed key from being stored first.
     const badName = nameProblem(provider.name);
     if (badName) return setProblem(speak(t, { code: badName }));
@@ -169,7 +181,7 @@ function AddProvider({ existing, keyStorage }: { existing: ProviderSettings[]; k
     }
     const message = await save({ providers: [...existing, provider] });
     if (message) return setProblem(message);
-    setForm({ ...form, name: '', baseUrl: '', model: '', key: '', file: '', context: '' });
+    setForm({ ...form, name: '', baseUrl: '', model: '', key: '', file: '', context: '', wait: '' });
     setResult(null);
   }
   const sources: [KeySource, string][] = [
@@ -220,15 +232,18 @@ function AddProvider({ existing, keyStorage }: { existing: ProviderSettings[]; k
           <input id="provider-context" type="number" value={form.context} onChange={(e) => set({ context: e.target.value })} />
         </Field>
       )}
+      <Field id="provider-wait" label={t('providers.wait')} help={t('providers.waitHelp')} error={waitInvalid ? t('providers.waitInvalid') : null}>
+        <input id="provider-wait" type="number" min={1} max={600} step={1} placeholder="10" value={form.wait} onChange={(e) => set({ wait: e.target.value })} />
+      </Field>
       {provider.baseUrl && !isLoopbackUrl(provider.baseUrl) && (
         <p role="note" className="field-help hosted-note">{t('providers.hostedNote')}</p>
       )}
       {problem && <p role="alert" className="field-error">{problem}</p>}
       <div className="row">
-        <button type="button" disabled={!provider.name || !provider.baseUrl} onClick={() => void test()}>
+        <button type="button" disabled={!provider.name || !provider.baseUrl || waitInvalid} onClick={() => void test()}>
           {t('providers.testFirst')}
         </button>
-        <button type="button" className="primary" disabled={!provider.name || !provider.baseUrl} onClick={() => void add()}>
+        <button type="button" className="primary" disabled={!provider.name || !provider.baseUrl || waitInvalid} onClick={() => void add()}>
           {t('providers.addButton')}
         </button>
       </div>

@@ -360,6 +360,10 @@ export const en = {
   providers: {
     contextLength: 'Context window (tokens)',
     contextLengthHelp: 'Used when the server does not report it; empty to rely on the server. 512–10,000,000.',
+    wait: 'Wait for an answer to start (seconds)',
+    waitHelp: 'A server that loads its model on the first request can take longer. Empty: 10 seconds. 1–600.',
+    waitInvalid: 'Enter whole seconds from 1 to 600.',
+    waitIs: 'waits up to {{seconds, number}} s for an answer to start',
     statusModel: '{{provider}} · {{model}}',
     statusDown: '{{provider}} not reachable',
     title: 'Model servers',

@@ -350,6 +350,10 @@ export const zhCN: Translation = {
   providers: {
     contextLength: '上下文窗口（token）',
     contextLengthHelp: '服务未报告时使用；留空则以服务报告的为准。512–10,000,000。',
+    wait: '等待开始回答（秒）',
+    waitHelp: '首次请求时才加载模型的服务可能需要更久。留空为 10 秒。1–600。',
+    waitInvalid: '请输入 1 到 600 之间的整数秒。',
+    waitIs: '最多等待 {{seconds, number}} 秒开始回答',
     statusModel: '{{provider}} · {{model}}',
     statusDown: '无法连接 {{provider}}',
     title: '模型服务',
