@@ -12,6 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IngestStatus, SearchResult } from '../../../shared/models';
+import { buildEpub, buildPptx } from './parse/fixtures-packages';
 import { SIFT_BIN, makeKb, openCore, runCli, writeFiles } from './testing/fixtures';
 
 function xlsx(sheets: Record<string, unknown[][]>): Buffer {
@@ -36,6 +37,16 @@ beforeAll(async () => {
     'broken.xlsx': good.subarray(0, Math.floor(good.length / 2)),
     'wide.xlsx': xlsx({ Wide: [Array.from({ length: 10_000 }, (_, i) => `c${i}`)] }),
     'notes.md': '# Notes\n\nThe East region is owned by 王芳.\n',
+    '周会/季度回顾.pptx': await buildPptx([
+      { title: 'Q3 review', body: ['Revenue grew in every region'] },
+      { title: '渠道合作', body: ['新增三家渠道伙伴'], notes: ['Thank the harbour logistics team first.'] },
+    ]),
+    'broken.pptx': Buffer.from('PK\u0003\u0004 but nothing after the signature'),
+    'books/旅行笔记.epub': await buildEpub([
+      { label: '第一章 出发', body: '<h1>第一章 出发</h1><p>清晨从杭州出发。</p>' },
+      { label: 'Chapter 2', body: '<h1>Chapter 2</h1><p>We reached the coast at noon.</p><h2>Boats</h2><p>Twelve fishing boats lay at anchor.</p>' },
+    ], { title: '旅行笔记' }),
+    'books/locked.epub': await buildEpub([{ body: '<p>secret</p>' }], { encrypted: ['OEBPS/text/ch01.xhtml'] }),
   });
   const sift = openCore(data);
   await makeKb(sift, 'Files', [root]);
@@ -55,8 +66,10 @@ describe('spreadsheets, slides and e-books in a folder', () => {
     expect(problems).toEqual({
       'broken.xlsx': ['failed', expect.stringMatching(/^the spreadsheet could not be read: /)],
       'wide.xlsx': ['failed', 'the sheet "Wide" is 10000 columns wide; Sift reads sheets up to 1000 columns'],
+      'broken.pptx': ['failed', expect.stringMatching(/^the slide deck could not be read: /)],
+      'books/locked.epub': ['failed', 'the e-book is encrypted (DRM); Sift can read only e-books without DRM'],
     });
-    expect(status).toMatchObject({ state: 'done', error: null, filesFailed: 2 });
+    expect(status).toMatchObject({ state: 'done', error: null, filesFailed: 4, filesIndexed: 4 });
   });
 
   it('finds a row by its values, with the sheet and row in the CLI and the JSON', async () => {
@@ -68,6 +81,16 @@ describe('spreadsheets, slides and e-books in a folder', () => {
     expect(top.provenance).toMatchObject({ sheet: '季度收入', rows: [2, 4], pdfPages: null });
     const text = await runCli(['--data-dir', data, 'search', 'Files', 'West revenue', '--mode', 'keyword'], { env: { SIFT_EMBEDDING: 'none' } });
     expect(text.stdout).toContain('wiki/财务/季度报表.xlsx · sheet 季度收入 · rows 2–4');
+  });
+
+  it('finds speaker notes on their slide and a chapter with its heading path', async () => {
+    const search = async (query: string) => {
+      const run = await runCli(['--data-dir', data, 'search', 'Files', query, '--mode', 'keyword'], { env: { SIFT_EMBEDDING: 'none' } });
+      expect(run.code, run.stderr).toBe(0);
+      return run.stdout;
+    };
+    expect(await search('harbour logistics')).toContain('wiki/周会/季度回顾.pptx · slide 2 · 渠道合作 › Speaker notes');
+    expect(await search('fishing boats')).toContain('wiki/books/旅行笔记.epub · chapter 2 · Chapter 2 › Boats');
   });
 
   it('gives MCP read_page the row runs of a sheet', async () => {

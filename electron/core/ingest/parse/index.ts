@@ -9,8 +9,10 @@ import { parseDocx } from './docx';
 import { declaredCharset, htmlToText } from './html';
 import { kindOf } from './kinds';
 import { parseMarkdown } from './markdown';
+import { parseEpub } from './epub';
 import { parsePdf } from './pdf';
 import { parseSheet } from './sheet';
+import { parseSlides } from './slides';
 import { say } from '../../../../shared/said';
 
 /**
@@ -68,7 +70,8 @@ export async function parseFile(fileName: string, bytes: Buffer): Promise<Parsed
     case 'sheet':
       return { ...blank('sheet', ''), ...(await parseSheet(bytes, extensionOf(fileName))) };
     case 'slides':
+      return { ...blank('slides', ''), ...(await parseSlides(bytes, extensionOf(fileName) === 'odp' ? 'odp' : 'pptx')) };
     case 'epub':
-      throw new ParseError('unsupported', say('file.unsupported', { name: fileName }).text);
+      return { ...blank('epub', ''), ...(await parseEpub(bytes)) };
   }
 }
