@@ -180,7 +180,7 @@ export const ModelProgress = z.object({
 });
 export type ModelProgress = z.infer<typeof ModelProgress>;
 
-/** Where a passage came from inside its file: heading path, PDF pages, source lines. */
+/** Where a passage came from inside its file: heading path, PDF pages, source lines, slides, chapters, sheet rows. */
 export const Provenance = z.object({
   /** Headings in force at the passage's start, outermost first. */
   headingPath: z.array(z.string()),
@@ -188,6 +188,14 @@ export const Provenance = z.object({
   pdfPages: z.tuple([z.number().int(), z.number().int()]).nullable(),
   /** Code and plain text: first and last line the passage spans (1-based). */
   lines: z.tuple([z.number().int(), z.number().int()]).nullable(),
+  /** Slide decks (pptx, odp): first and last slide the passage spans (1-based). */
+  slides: z.tuple([z.number().int(), z.number().int()]).nullable().optional(),
+  /** E-books (epub): first and last chapter the passage spans, in reading (spine) order, 1-based. */
+  chapters: z.tuple([z.number().int(), z.number().int()]).nullable().optional(),
+  /** Spreadsheets: the sheet the passage is on (null for a csv or tsv, which has one unnamed sheet). */
+  sheet: z.string().nullable().optional(),
+  /** Spreadsheets: first and last spreadsheet row the passage spans (1-based, as the spreadsheet numbers them). */
+  rows: z.tuple([z.number().int(), z.number().int()]).nullable().optional(),
 });
 export type Provenance = z.infer<typeof Provenance>;
 

@@ -8,12 +8,14 @@ import { isLoopback, keySourceOf } from '../core/llm/providers';
 import { call, need, type Command, type CommandInput } from './command';
 import { emptyKbLine } from './hints';
 import { UsageError } from './usage';
+import { headingPathToSay, numberedParts } from '../../shared/where';
 
 function formatReference(r: Reference): string {
   const where = [r.pagePath];
-  if (r.provenance.pdfPages) where.push(`p. ${r.provenance.pdfPages.join('–')}`);
+  where.push(...numberedParts(r.provenance));
   if (r.provenance.lines) where.push(`lines ${r.provenance.lines.join('–')}`);
-  if (r.provenance.headingPath.length) where.push(r.provenance.headingPath.join(' › '));
+  const headings = headingPathToSay(r.provenance);
+  if (headings.length) where.push(headings.join(' › '));
   return `[${r.number}] ${r.title} — ${where.join(' · ')}`;
 }
 

@@ -5,12 +5,14 @@ import { call, need, printJson, type Command } from './command';
 import { enhanceOfFlags } from './enhance-flags';
 import { emptyKbLine } from './hints';
 import { UsageError } from './usage';
+import { headingPathToSay, numberedParts } from '../../shared/where';
 
 function where(p: Passage): string {
   const parts = [p.pagePath];
-  if (p.provenance.pdfPages) parts.push(`p. ${p.provenance.pdfPages[0]}${p.provenance.pdfPages[1] !== p.provenance.pdfPages[0] ? `–${p.provenance.pdfPages[1]}` : ''}`);
+  parts.push(...numberedParts(p.provenance));
   if (p.provenance.lines) parts.push(`lines ${p.provenance.lines[0]}–${p.provenance.lines[1]}`);
-  if (p.provenance.headingPath.length) parts.push(p.provenance.headingPath.join(' › '));
+  const headings = headingPathToSay(p.provenance);
+  if (headings.length) parts.push(headings.join(' › '));
   if (p.version) parts.push([p.version.status, p.version.label].filter(Boolean).join(' '));
   return parts.join(' · ');
 }

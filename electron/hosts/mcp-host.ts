@@ -14,7 +14,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { operations, type OpArgs, type OpName, type OpResult } from '../../shared/contract';
 import { SiftError } from '../../shared/errors';
-import type { KnowledgeBase } from '../../shared/models';
+import type { KnowledgeBase, PageDetail } from '../../shared/models';
 import type { Sift } from '../core';
 import { VERSION } from '../core/base/version';
 import { servePageResources } from './mcp-resources';
@@ -188,7 +188,21 @@ async function readPage(sift: Sift, kb: string, pagePath: string, start = 0, end
   const page = await must(sift, 'pages.get', { kb, path: pagePath });
   const from = Math.min(start, page.text.length);
   const to = Math.min(page.text.length, end ?? from + READ_PAGE_MAX, from + READ_PAGE_MAX);
-  return { path: page.path, title: page.title, kind: page.kind, length: page.text.length, start: from, end: Math.max(from, to), text: page.text.slice(from, Math.max(from, to)), headings: page.headings };
+  const stop = Math.max(from, to);
+  const text = page.text.slice(from, stop);
+  return { path: page.path, title: page.title, kind: page.kind, length: page.text.length, start: from, end: stop, text, headings: page.headings, parts: partsOf(page, from, stop) };
+}
+
+/** What a numbered span of each kind of page is (see page-model's PageSpan). */
+const PART_KIND: Record<string, string> = { sheet: 'rows', slides: 'slide', epub: 'chapter' };
+
+/**
+ * The numbered parts of `[from, to)`: PDF pages, slides, chapters (`number` is its number), or a sheet's
+ * row runs (`number` is the run's first row; one row a line). Offsets are into the whole page text.
+ */
+function partsOf(page: PageDetail, from: number, to: number) {
+  const overlapping = (page.pdfPages ?? []).filter((p) => p.start < Math.max(to, from + 1) && p.end > from);
+  return overlapping.map((p) => ({ kind: PART_KIND[page.kind] ?? 'page', number: p.page, start: p.start, end: p.end }));
 }
 
 /** Call an operation; a failure becomes a thrown SiftError with the contract's code. */

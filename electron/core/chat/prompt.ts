@@ -5,6 +5,7 @@
  */
 import type { ChatMessage } from '../../../shared/chat-models';
 import type { Passage } from '../../../shared/models';
+import { headingPathToSay, numberedParts } from '../../../shared/where';
 import type { LlmMessage, LlmTool } from '../llm/types';
 
 /** Share of the context window given to retrieved passages. Default 20 % (5–60). */
@@ -97,8 +98,9 @@ export function noExactMatchNote(words: string[]): string {
 /** One passage as the model sees it: number, where it is from, the text. */
 export function formatPassage(p: Passage, n: number, maxChars = Infinity): string {
   const where = [p.pagePath, p.title];
-  if (p.provenance.headingPath.length) where.push(p.provenance.headingPath.join(' › '));
-  if (p.provenance.pdfPages) where.push(`p. ${p.provenance.pdfPages[0]}${p.provenance.pdfPages[1] !== p.provenance.pdfPages[0] ? `–${p.provenance.pdfPages[1]}` : ''}`);
+  const headings = headingPathToSay(p.provenance);
+  if (headings.length) where.push(headings.join(' › '));
+  where.push(...numberedParts(p.provenance));
   if (p.provenance.lines) where.push(`lines ${p.provenance.lines[0]}–${p.provenance.lines[1]}`);
   if (p.version) where.push(versionNote(p.version));
   const text = p.text.length > maxChars ? `${p.text.slice(0, maxChars)}…` : p.text;

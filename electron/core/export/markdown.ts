@@ -26,6 +26,10 @@ const WORDS = {
     unresolved: (n: number) => `\\[${n}: unresolved\\]`,
     page: (a: number, b: number) => (a === b ? `p. ${a}` : `pp. ${a}–${b}`),
     lines: (a: number, b: number) => `lines ${a}–${b}`,
+    slide: (a: number, b: number) => (a === b ? `slide ${a}` : `slides ${a}–${b}`),
+    chapter: (a: number, b: number) => (a === b ? `chapter ${a}` : `chapters ${a}–${b}`),
+    rows: (a: number, b: number) => (a === b ? `row ${a}` : `rows ${a}–${b}`),
+    sheet: (name: string) => `sheet ${name}`,
     comma: ', ',
     thought: (s: number) => `**The model's reasoning** (${s} s)`,
     version: { current: 'current version', superseded: 'superseded version', expired: 'expired version', undated: 'undated version' },
@@ -37,6 +41,10 @@ const WORDS = {
     unresolved: (n: number) => `\\[${n}：无效引用\\]`,
     page: (a: number, b: number) => (a === b ? `第 ${a} 页` : `第 ${a}–${b} 页`),
     lines: (a: number, b: number) => `第 ${a}–${b} 行`,
+    slide: (a: number, b: number) => (a === b ? `第 ${a} 张幻灯片` : `第 ${a}–${b} 张幻灯片`),
+    chapter: (a: number, b: number) => (a === b ? `第 ${a} 章` : `第 ${a}–${b} 章`),
+    rows: (a: number, b: number) => (a === b ? `第 ${a} 行` : `第 ${a}–${b} 行`),
+    sheet: (name: string) => `工作表 ${name}`,
     comma: '，',
     thought: (s: number) => `**模型的推理过程**（${s} 秒）`,
     version: { current: '现行版本', superseded: '已被取代的版本', expired: '已失效的版本', undated: '未注明版本' },
@@ -60,8 +68,13 @@ export function sourceLine(p: Passage, lang: ExportLanguage = 'en'): string {
   const parts = [`\`${p.pagePath}\``];
   const pdf = p.provenance.pdfPages;
   const headings = p.provenance.headingPath.map((h) => quoteInline(h));
+  const prov = p.provenance;
   if (pdf) parts.push(words.page(pdf[0], pdf[1]));
-  else if (headings.length) parts.push(headings.join(' › '));
+  if (prov.slides) parts.push(words.slide(prov.slides[0], prov.slides[1]));
+  if (prov.chapters) parts.push(words.chapter(prov.chapters[0], prov.chapters[1]));
+  if (prov.sheet) parts.push(words.sheet(quoteInline(prov.sheet)));
+  if (prov.rows) parts.push(words.rows(prov.rows[0], prov.rows[1]));
+  if (!pdf && !prov.rows && !prov.sheet && headings.length) parts.push(headings.join(' › '));
   if (p.provenance.lines) parts.push(words.lines(p.provenance.lines[0], p.provenance.lines[1]));
   if (p.version) {
     const label = p.version.label ? ` ${quoteInline(p.version.label)}` : '';

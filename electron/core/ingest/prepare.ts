@@ -55,8 +55,9 @@ export type FileOutcome =
  * 4: heading paths without linked images (badges).
  * 5: no title from a level-1 heading after a lower one; licence/copyright/changelog files titled by folder;
  *    no chunk without words, none creeping towards a long whitespace run.
+ * 6: csv and tsv files read as spreadsheets (issue #26), not as plain text.
  */
-export const PAGE_FORMAT = 5;
+export const PAGE_FORMAT = 6;
 
 const SKIP_REASONS = new Set(['binary', 'unsupported', 'too_large', 'empty']);
 

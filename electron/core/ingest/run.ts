@@ -182,7 +182,7 @@ function countUnchanged(c: RunCounters, known: StoredDocument): void {
 // Reading a PDF or Word file costs far more per byte than text (measured on the test fixtures:
 // PDF 0.44 MB/s, DOCX 1.6 MB/s, Markdown 9 MB/s of file bytes), so their bytes weigh more toward a
 // batch's bound, and a folder of PDFs still shows progress every second or so.
-const BYTE_WEIGHT: Partial<Record<DocumentKind, number>> = { pdf: 16, docx: 4 };
+const BYTE_WEIGHT: Partial<Record<DocumentKind, number>> = { pdf: 16, docx: 4, sheet: 8, slides: 4, epub: 4 };
 
 function weightOf(job: FileJob): number {
   const kind = kindOf(job.relPath)?.kind;

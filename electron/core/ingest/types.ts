@@ -27,7 +27,7 @@ export interface ParsedDocument {
 export class ParseError extends Error {
   constructor(
     /** Stable reason code. */
-    readonly reason: 'binary' | 'unsupported' | 'corrupt' | 'too_large' | 'unreadable' | 'empty',
+    readonly reason: 'binary' | 'unsupported' | 'corrupt' | 'too_large' | 'too_wide' | 'unreadable' | 'empty',
     message: string,
   ) {
     super(message);

@@ -77,13 +77,40 @@ function lineAt(text: string, offset: number): number {
 /** Where `[start, end)` of a page came from. */
 export function provenanceOf(page: PageInfo, start: number, end: number): Provenance {
   const last = Math.max(start, end - 1);
-  const pages = page.pdfPages?.filter((p) => p.start <= last && p.end > start).map((p) => p.page) ?? [];
   const hasLines = page.kind === 'code' || page.kind === 'text';
-  return {
+  const base: Provenance = {
     headingPath: headingPathAt(page.headings, start),
-    pdfPages: pages.length ? [Math.min(...pages), Math.max(...pages)] : null,
+    pdfPages: null,
     lines: hasLines ? [lineAt(page.text, start), lineAt(page.text, last)] : null,
   };
+  if (page.kind === 'sheet') return { ...base, ...sheetRowsOf(page, start, last) };
+  const parts = page.pdfPages?.filter((p) => p.start <= last && p.end > start).map((p) => p.page) ?? [];
+  const range: [number, number] | null = parts.length ? [Math.min(...parts), Math.max(...parts)] : null;
+  if (page.kind === 'slides') return { ...base, slides: range };
+  if (page.kind === 'epub') return { ...base, chapters: range };
+  return { ...base, pdfPages: range };
+}
+
+/** Line breaks in `text` within `[from, to)`. */
+function breaksBetween(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n', from); i !== -1 && i < to; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/**
+ * The sheet and rows of `[start, last]` on a spreadsheet page: the sheet is the level-1 heading in force; a
+ * row run's span is numbered by its first row, one row a line (see page-model's PageSpan).
+ */
+function sheetRowsOf(page: PageInfo, start: number, last: number): Pick<Provenance, 'sheet' | 'rows'> {
+  const sheet = [...page.headings].reverse().find((h) => h.level === 1 && h.start <= start)?.text ?? null;
+  const runs = page.pdfPages?.filter((p) => p.start <= last && p.end > start) ?? [];
+  const first = runs[0];
+  const final = runs[runs.length - 1];
+  if (!first || !final) return { sheet, rows: null };
+  const from = first.page + breaksBetween(page.text, first.start, Math.max(first.start, start));
+  const to = final.page + breaksBetween(page.text, final.start, Math.min(last, final.end));
+  return { sheet, rows: [from, to] };
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 
 /** The kinds of file Sift reads (`pages.kind`). */
-export type DocumentKind = 'markdown' | 'text' | 'code' | 'html' | 'pdf' | 'docx';
+export type DocumentKind = 'markdown' | 'text' | 'code' | 'html' | 'pdf' | 'docx' | 'sheet' | 'slides' | 'epub';
 
 /** A heading inside the canonical text. */
 export interface Heading {
@@ -20,11 +20,15 @@ export interface Heading {
   text: string;
 }
 
-/** The span of one PDF page inside the canonical text. */
+/**
+ * A numbered part of the canonical text (`pages.pdf_pages`): a PDF page, a slide (`slides`), an
+ * e-book chapter in spine order (`epub`), or for a spreadsheet (`sheet`) a run of consecutive rows,
+ * one row a line, numbered by its first row (the row of a line is `page` + the line breaks before it).
+ */
 export interface PageSpan {
   start: number;
   end: number;
-  /** 1-based page number. */
+  /** 1-based page, slide or chapter number; for a sheet's row run, the spreadsheet row number of its first line. */
   page: number;
 }
 

@@ -9,15 +9,24 @@ import { parseDocx } from './docx';
 import { declaredCharset, htmlToText } from './html';
 import { isNotRead, kindOf } from './kinds';
 import { parseMarkdown } from './markdown';
+import { parseEpub } from './epub';
 import { parsePdf } from './pdf';
+import { parseSheet } from './sheet';
+import { parseSlides } from './slides';
 import { say } from '../../../../shared/said';
 
 /**
  * True when Sift can read files with this name: by extension (Markdown, plain text, code, HTML,
- * PDF, DOCX) or, without one, well-known names such as README, LICENSE, CHANGELOG and Makefile.
+ * PDF, DOCX, spreadsheets, slides, EPUB) or, without one, well-known names such as README, LICENSE, CHANGELOG and Makefile.
  */
 export function isSupported(fileName: string): boolean {
   return kindOf(fileName) !== null;
+}
+
+/** The lower-case extension of the last path segment (`Q3.XLSX` → `xlsx`). */
+function extensionOf(fileName: string): string {
+  const base = fileName.split(/[\\/]/).pop() ?? '';
+  return base.slice(base.lastIndexOf('.') + 1).toLowerCase();
 }
 
 /** A document with every optional part empty, to spread the parser's parts over. */
@@ -73,5 +82,11 @@ export async function parseFile(fileName: string, bytes: Buffer): Promise<Parsed
       return { ...blank('pdf', ''), ...(await parsePdf(bytes)) };
     case 'docx':
       return { ...blank('docx', ''), ...(await parseDocx(bytes)) };
+    case 'sheet':
+      return { ...blank('sheet', ''), ...(await parseSheet(bytes, extensionOf(fileName))) };
+    case 'slides':
+      return { ...blank('slides', ''), ...(await parseSlides(bytes, extensionOf(fileName) === 'odp' ? 'odp' : 'pptx')) };
+    case 'epub':
+      return { ...blank('epub', ''), ...(await parseEpub(bytes)) };
   }
 }

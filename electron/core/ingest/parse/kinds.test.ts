@@ -9,8 +9,14 @@ describe('kindOf', () => {
     ['page.mdx', 'markdown', null],
     ['a.txt', 'text', null],
     ['server.log', 'text', null],
-    ['data.csv', 'text', null],
-    ['data.tsv', 'text', null],
+    ['data.csv', 'sheet', null],
+    ['data.tsv', 'sheet', null],
+    ['Q3.XLSX', 'sheet', null],
+    ['budget.xls', 'sheet', null],
+    ['budget.ods', 'sheet', null],
+    ['季度回顾.pptx', 'slides', null],
+    ['deck.odp', 'slides', null],
+    ['book.epub', 'epub', null],
     ['guide.rst', 'text', null],
     ['todo.org', 'text', null],
     ['README', 'text', null],
@@ -49,7 +55,7 @@ describe('kindOf', () => {
   });
 
   it.each([
-    'photo.png', 'archive.zip', 'book.epub', 'old.doc', 'sheet.xlsx', 'x.exe', '.gitignore', '.env', 'Makefile.bak',
+    'photo.png', 'archive.zip', 'old.doc', 'deck.ppt', 'old.odt', 'x.exe', '.gitignore', '.env', 'Makefile.bak',
     'noext', 'constructor', 'toString', 'a.constructor', 'a.',
   ])('%s is not read', (name) => {
     expect(kindOf(name)).toBeNull();

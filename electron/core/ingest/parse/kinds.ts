@@ -15,7 +15,10 @@ export interface FileKind {
 }
 
 const MARKDOWN = ['md', 'markdown', 'mdx'];
-const PLAIN_TEXT = ['txt', 'text', 'log', 'csv', 'tsv', 'rst', 'org'];
+const PLAIN_TEXT = ['txt', 'text', 'log', 'rst', 'org'];
+/** Spreadsheets and delimited tables, read by SheetJS (see sheet.ts). */
+const SHEETS = ['xlsx', 'xlsm', 'xls', 'ods', 'csv', 'tsv'];
+const SLIDES = ['pptx', 'odp'];
 const HTML = ['html', 'htm'];
 
 /** Extension → language for source code. `.h` is read as C: it is the more common owner of the name. */
@@ -93,6 +96,9 @@ export function kindOf(fileName: string): FileKind | null {
   if (HTML.includes(ext)) return { kind: 'html', language: null };
   if (ext === 'pdf') return { kind: 'pdf', language: null };
   if (ext === 'docx') return { kind: 'docx', language: null };
+  if (SHEETS.includes(ext)) return { kind: 'sheet', language: null };
+  if (SLIDES.includes(ext)) return { kind: 'slides', language: null };
+  if (ext === 'epub') return { kind: 'epub', language: null };
   const language = CODE.get(ext);
   return language ? { kind: 'code', language } : null;
 }
