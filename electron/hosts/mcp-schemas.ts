@@ -27,6 +27,8 @@ export const OUTPUTS = {
     end: z.number().int(),
     text: z.string(),
     headings: PageDetail.shape.headings,
+    /** The numbered parts the range overlaps: PDF pages, slides, chapters, or a sheet's row runs (offsets into the page). */
+    parts: z.array(z.object({ kind: z.string(), number: z.number().int(), start: z.number().int(), end: z.number().int() })),
   }),
   list_pages: z.object({ pages: z.array(ManifestRow) }),
   ask: z.object({
