@@ -7,7 +7,7 @@ import { ParseError, type ParsedDocument } from '../types';
 import { decodeText, looksLikeText } from './decode';
 import { parseDocx } from './docx';
 import { declaredCharset, htmlToText } from './html';
-import { isNotRead, kindOf } from './kinds';
+import { baseName, extensionOf, isNotRead, kindOf } from './kinds';
 import { parseMarkdown } from './markdown';
 import { parseEpub } from './epub';
 import { parsePdf } from './pdf';
@@ -23,12 +23,6 @@ export function isSupported(fileName: string): boolean {
   return kindOf(fileName) !== null;
 }
 
-/** The lower-case extension of the last path segment (`Q3.XLSX` → `xlsx`). */
-function extensionOf(fileName: string): string {
-  const base = fileName.split(/[\\/]/).pop() ?? '';
-  return base.slice(base.lastIndexOf('.') + 1).toLowerCase();
-}
-
 /** A document with every optional part empty, to spread the parser's parts over. */
 function blank(kind: ParsedDocument['kind'], text: string): ParsedDocument {
   return { kind, text, title: null, metadata: {}, headings: [], pages: null, language: null, encoding: null };
@@ -40,13 +34,9 @@ function blank(kind: ParsedDocument['kind'], text: string): ParsedDocument {
  */
 function unnamedText(fileName: string, bytes: Buffer): ParsedDocument {
   if (isNotRead(fileName)) throw new ParseError('unsupported', say('file.unsupported', { name: fileName }).text);
-  if (!looksLikeText(bytes)) throw new ParseError('binary', say('file.notText', { name: lastSegment(fileName) }).text);
+  if (!looksLikeText(bytes)) throw new ParseError('binary', say('file.notText', { name: baseName(fileName) }).text);
   const { text, encoding } = decodeText(bytes);
   return { ...blank('text', text), encoding };
-}
-
-function lastSegment(fileName: string): string {
-  return fileName.split(/[\\/]/).pop() ?? fileName;
 }
 
 /**
@@ -83,7 +73,7 @@ export async function parseFile(fileName: string, bytes: Buffer): Promise<Parsed
     case 'docx':
       return { ...blank('docx', ''), ...(await parseDocx(bytes)) };
     case 'sheet':
-      return { ...blank('sheet', ''), ...(await parseSheet(bytes, extensionOf(fileName))) };
+      return { ...blank('sheet', ''), ...(await parseSheet(bytes, extensionOf(fileName) ?? '')) };
     case 'slides':
       return { ...blank('slides', ''), ...(await parseSlides(bytes, extensionOf(fileName) === 'odp' ? 'odp' : 'pptx')) };
     case 'epub':

@@ -57,7 +57,7 @@ const NOT_TEXT = new Set([
   'ttf', 'otf', 'woff', 'woff2', 'eot', 'pfb',
   'exe', 'dll', 'so', 'dylib', 'o', 'obj', 'a', 'lib', 'class', 'pyc', 'pyo', 'wasm', 'node', 'bin', 'dat', 'elc',
   'mo', 'gmo', 'sqlite', 'sqlite3', 'db', 'mdb', 'pdb', 'npy', 'npz', 'pkl', 'parquet', 'onnx', 'pt', 'safetensors',
-  'doc', 'xls', 'ppt', 'xlsx', 'pptx', 'odt', 'ods', 'odp', 'pages', 'numbers', 'key', 'epub', 'mobi', 'azw3', 'djvu',
+  'doc', 'ppt', 'odt', 'pages', 'numbers', 'key', 'mobi', 'azw3', 'djvu',
 ]);
 
 /**
@@ -65,16 +65,21 @@ const NOT_TEXT = new Set([
  * parser claims. Such a file is listed as not read, without being opened.
  */
 export function isNotRead(fileName: string): boolean {
-  if (kindOf(fileName) !== null) return false;
-  const base = baseName(fileName).toLowerCase();
-  const dot = base.lastIndexOf('.');
-  return dot > 0 && NOT_TEXT.has(base.slice(dot + 1));
+  const ext = extensionOf(fileName);
+  return ext !== null && NOT_TEXT.has(ext) && kindOf(fileName) === null;
 }
 
 /** The last path segment of `fileName`, whichever separator the caller used. */
-function baseName(fileName: string): string {
+export function baseName(fileName: string): string {
   const parts = fileName.split(/[\\/]/);
   return parts[parts.length - 1] ?? '';
+}
+
+/** The lower-case extension of the last path segment (`Q3.XLSX` → `xlsx`); null for none, or a hidden name. */
+export function extensionOf(fileName: string): string | null {
+  const base = baseName(fileName).toLowerCase();
+  const dot = base.lastIndexOf('.');
+  return dot > 0 ? base.slice(dot + 1) : null;
 }
 
 /**
@@ -83,14 +88,13 @@ function baseName(fileName: string): string {
  */
 export function kindOf(fileName: string): FileKind | null {
   const base = baseName(fileName).toLowerCase();
-  const dot = base.lastIndexOf('.');
-  if (dot <= 0) {
-    if (dot === 0) return null;
+  const ext = extensionOf(base);
+  if (ext === null) {
+    if (base.startsWith('.')) return null; // `.env`: a hidden name, no extension
     if (TEXT_NAMES.has(base)) return { kind: 'text', language: null };
     const language = CODE_NAMES.get(base);
     return language ? { kind: 'code', language } : null;
   }
-  const ext = base.slice(dot + 1);
   if (MARKDOWN.includes(ext)) return { kind: 'markdown', language: null };
   if (PLAIN_TEXT.includes(ext)) return { kind: 'text', language: null };
   if (HTML.includes(ext)) return { kind: 'html', language: null };
