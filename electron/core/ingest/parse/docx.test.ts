@@ -1,17 +1,9 @@
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
-import { ParseError } from '../types';
 import { parseDocx } from './docx';
-import { buildDocx } from './fixtures';
+import { buildDocx, failureOf } from './fixtures';
 
-async function failure(bytes: Uint8Array): Promise<string> {
-  try {
-    await parseDocx(bytes);
-    return 'parsed';
-  } catch (err) {
-    return err instanceof ParseError ? `${err.reason}: ${err.message}` : `other: ${String(err)}`;
-  }
-}
+const failure = (bytes: Uint8Array) => failureOf(() => parseDocx(bytes));
 
 describe('parseDocx', () => {
   it('keeps Word headings as headings and paragraphs as paragraphs', async () => {

@@ -4,18 +4,11 @@
  * for chapters that open without a heading, each chapter a numbered span; DRM and broken packages refused.
  */
 import { describe, expect, it } from 'vitest';
-import { ParseError } from '../types';
 import { buildEpub, type FixtureChapter } from './fixtures-packages';
+import { failureOf } from './fixtures';
 import { parseFile } from './index';
 
-async function failure(name: string, bytes: Uint8Array): Promise<string> {
-  try {
-    await parseFile(name, Buffer.from(bytes));
-    return 'parsed';
-  } catch (err) {
-    return err instanceof ParseError ? `${err.reason}: ${err.message}` : `other: ${String(err)}`;
-  }
-}
+const failure = (name: string, bytes: Uint8Array) => failureOf(() => parseFile(name, Buffer.from(bytes)));
 
 const BOOK: FixtureChapter[] = [
   { body: '<p><img src="cover.jpg" alt=""/></p>' }, // a cover page: no text, no chapter

@@ -4,6 +4,17 @@
  * because mammoth depends on it).
  */
 import JSZip from 'jszip';
+import { ParseError } from '../types';
+
+/** How a parse ended, as a test compares it: `parsed`, or the ParseError's `reason: message` (`other: …` for anything else). */
+export async function failureOf(parse: () => Promise<unknown>): Promise<string> {
+  try {
+    await parse();
+    return 'parsed';
+  } catch (err) {
+    return err instanceof ParseError ? `${err.reason}: ${err.message}` : `other: ${String(err)}`;
+  }
+}
 
 /** Options of {@link buildPdf}. */
 export interface PdfFixtureOptions {

@@ -3,8 +3,7 @@ import path from 'node:path';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../testing/temp';
-import { ParseError } from '../types';
-import { buildDocx, buildPdf } from './fixtures';
+import { buildDocx, buildPdf, failureOf } from './fixtures';
 import { parseFile } from './index';
 
 /** Write `bytes` as `name` into a fresh folder and parse what is read back, as the ingest does. */
@@ -15,14 +14,7 @@ async function parseWritten(name: string, bytes: Buffer | string) {
   return parseFile(name, fs.readFileSync(file));
 }
 
-async function failure(name: string, bytes: Buffer | string): Promise<string> {
-  try {
-    await parseWritten(name, bytes);
-    return 'parsed';
-  } catch (err) {
-    return err instanceof ParseError ? `${err.reason}: ${err.message}` : `other: ${String(err)}`;
-  }
-}
+const failure = (name: string, bytes: Buffer | string) => failureOf(() => parseWritten(name, bytes));
 
 describe('parseFile', () => {
   it('parses Markdown with front matter, headings and metadata', async () => {

@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ParseError } from '../types';
-import { buildPdf } from './fixtures';
+import { buildPdf, failureOf } from './fixtures';
 import { parsePdf } from './pdf';
 
-async function failure(bytes: Uint8Array): Promise<string> {
-  try {
-    await parsePdf(bytes);
-    return 'parsed';
-  } catch (err) {
-    return err instanceof ParseError ? `${err.reason}: ${err.message}` : `other: ${String(err)}`;
-  }
-}
+const failure = (bytes: Uint8Array) => failureOf(() => parsePdf(bytes));
 
 function truncated(bytes: Buffer): Buffer {
   return bytes.subarray(0, Math.floor(bytes.length / 2));

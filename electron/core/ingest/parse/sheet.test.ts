@@ -6,7 +6,7 @@ import * as XLSX from '@e965/xlsx';
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { cellsOfRow, CELL_SEPARATOR } from '../../../../shared/sheet-rows';
-import { ParseError } from '../types';
+import { failureOf } from './fixtures';
 import { parseFile } from './index';
 
 /** A workbook of `sheets` (name → rows of cells; a cell object passes through as SheetJS's own). */
@@ -20,14 +20,7 @@ function write(wb: XLSX.WorkBook, bookType: XLSX.BookType): Buffer {
   return XLSX.write(wb, { type: 'buffer', bookType }) as Buffer;
 }
 
-async function failure(name: string, bytes: Uint8Array): Promise<string> {
-  try {
-    await parseFile(name, Buffer.from(bytes));
-    return 'parsed';
-  } catch (err) {
-    return err instanceof ParseError ? `${err.reason}: ${err.message}` : `other: ${String(err)}`;
-  }
-}
+const failure = (name: string, bytes: Uint8Array) => failureOf(() => parseFile(name, Buffer.from(bytes)));
 
 // The total's cached value is 99, not the 7.3 the formula would give now: a reader must show what the
 // spreadsheet last computed and saved, never the formula or its own recomputation.

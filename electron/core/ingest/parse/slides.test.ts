@@ -3,18 +3,11 @@
  * section per slide in deck order, its title, body, tables and speaker notes, each slide a numbered span.
  */
 import { describe, expect, it } from 'vitest';
-import { ParseError } from '../types';
 import { buildOdp, buildPptx, type FixtureSlide } from './fixtures-packages';
+import { failureOf } from './fixtures';
 import { parseFile } from './index';
 
-async function failure(name: string, bytes: Uint8Array): Promise<string> {
-  try {
-    await parseFile(name, Buffer.from(bytes));
-    return 'parsed';
-  } catch (err) {
-    return err instanceof ParseError ? `${err.reason}: ${err.message}` : `other: ${String(err)}`;
-  }
-}
+const failure = (name: string, bytes: Uint8Array) => failureOf(() => parseFile(name, Buffer.from(bytes)));
 
 const DECK: FixtureSlide[] = [
   { title: 'Q3 business review', body: ['Revenue grew 12% in the East', '华东区收入增长 12%'], notes: ['Mention the new 渠道 partners first.'] },
