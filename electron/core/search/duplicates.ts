@@ -4,7 +4,7 @@
  * content hash) or nearly so (the shingle sketches of text/sketch.ts, Jaccard ≥ NEAR_DUPLICATE) is not
  * shown on its own; the span kept says where else it is (`alsoIn`). Pure over the spans' texts.
  */
-import { similarity, sketchOf } from '../text/sketch';
+import { similarityOf, sketchHashes } from '../text/sketch';
 import { sha256 } from './passages';
 
 /** Estimated Jaccard similarity of two passages' 4-shingles from which they are one passage twice: one
@@ -34,15 +34,16 @@ interface SpanLike {
  * keeps both places).
  */
 export function collapseDuplicates<T extends SpanLike>(spans: T[]): (T & { alsoIn: ElsewhereSpan[] })[] {
-  const kept: { span: T & { alsoIn: ElsewhereSpan[] }; hash: string; sketch: string | null }[] = [];
+  const kept: { span: T & { alsoIn: ElsewhereSpan[] }; hash: string; sketch: number[] | null }[] = [];
   for (const span of spans) {
     const hash = sha256(span.text);
-    let sketch: string | null = null;
-    const sketchNow = () => (sketch ??= sketchOf(span.text));
+    let sketch: number[] | null = null;
+    const sketchNow = () => (sketch ??= sketchHashes(span.text));
     const same = kept.find((k) => {
       if (k.span.pagePath === span.pagePath) return false;
       if (k.hash === hash) return true;
-      return similarity((k.sketch ??= sketchOf(k.span.text)), sketchNow()) >= NEAR_DUPLICATE;
+      if (!mayBeAlike(k.span.text.length, span.text.length)) return false;
+      return similarityOf((k.sketch ??= sketchHashes(k.span.text)), sketchNow()) >= NEAR_DUPLICATE;
     });
     if (same) {
       same.span.alsoIn.push({ pagePath: span.pagePath, title: span.page.title, start: span.start, end: span.end });
@@ -52,3 +53,15 @@ export function collapseDuplicates<T extends SpanLike>(spans: T[]): (T & { alsoI
   }
   return kept.map((k) => k.span);
 }
+
+/**
+ * Whether texts of these lengths can be near duplicates. Jaccard similarity J of two shingle sets is at
+ * most the smaller set's size over the larger's, so texts NEAR_DUPLICATE alike differ in length by no more
+ * than that ratio; lengths in characters stand in for shingle counts, with room for words of unequal length.
+ */
+function mayBeAlike(a: number, b: number): boolean {
+  return Math.min(a, b) >= Math.max(a, b) * NEAR_DUPLICATE * LENGTH_ROOM;
+}
+
+/** How far character lengths may stray from shingle counts in `mayBeAlike`. */
+const LENGTH_ROOM = 0.7;

@@ -17,10 +17,17 @@ export const ALIKE_FROM = 0.2;
 
 const WORD = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}]+/gu;
 
-/** 32-bit FNV-1a of a string, then mixed (murmur3's finaliser) so the low values spread evenly. */
-function hash(text: string): number {
-  let h = 0x811c9dc5;
+const FNV_START = 0x811c9dc5;
+const SPACE = 0x20;
+
+/** FNV-1a's step over the UTF-16 units of `text`, from state `h`. */
+function fnv(h: number, text: string): number {
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h;
+}
+
+/** murmur3's finaliser, so the low values of an FNV-1a state spread evenly. */
+function mix(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
@@ -28,22 +35,61 @@ function hash(text: string): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-/** The sketch of a text: its SKETCH_SIZE smallest distinct shingle hashes, ascending, as hex joined by spaces. */
-export function sketchOf(text: string): string {
+/** A text's SKETCH_SIZE smallest distinct shingle hashes, ascending: the numbers `sketchOf` writes. A shingle's
+ *  hash is the mixed 32-bit FNV-1a of its words joined by spaces, taken without building the joined string. */
+export function sketchHashes(text: string): number[] {
   const words = text.normalize('NFKC').toLowerCase().match(WORD) ?? [];
   const hashes = new Set<number>();
   const count = Math.max(1, words.length - SHINGLE + 1);
-  for (let i = 0; i < count; i++) hashes.add(hash(words.slice(i, i + SHINGLE).join(' ')));
-  return [...hashes].sort((a, b) => a - b).slice(0, SKETCH_SIZE).map((h) => h.toString(16)).join(' ');
+  for (let i = 0; i < count; i++) {
+    let h = FNV_START;
+    const last = Math.min(words.length, i + SHINGLE);
+    for (let w = i; w < last; w++) {
+      if (w > i) h = Math.imul(h ^ SPACE, 0x01000193);
+      h = fnv(h, words[w]!);
+    }
+    hashes.add(mix(h));
+  }
+  return [...hashes].sort((a, b) => a - b).slice(0, SKETCH_SIZE);
+}
+
+/** The sketch of a text: its SKETCH_SIZE smallest distinct shingle hashes, ascending, as hex joined by spaces. */
+export function sketchOf(text: string): string {
+  return sketchHashes(text)
+    .map((h) => h.toString(16))
+    .join(' ');
+}
+
+/** The hashes of a sketch `sketchOf` wrote. */
+export function parseSketch(sketch: string): number[] {
+  return sketch ? sketch.split(' ').map((h) => parseInt(h, 16)) : [];
+}
+
+/**
+ * Estimated Jaccard similarity of the texts two hash sketches (`sketchHashes`, ascending) were made of:
+ * of the SKETCH_SIZE smallest hashes of their union, the share both hold. One merge of the two lists.
+ */
+export function similarityOf(x: readonly number[], y: readonly number[]): number {
+  let i = 0;
+  let j = 0;
+  let union = 0;
+  let both = 0;
+  while (union < SKETCH_SIZE && (i < x.length || j < y.length)) {
+    const a = i < x.length ? x[i]! : Infinity;
+    const b = j < y.length ? y[j]! : Infinity;
+    if (a === b) {
+      both++;
+      i++;
+      j++;
+    } else if (a < b) i++;
+    else j++;
+    union++;
+  }
+  return union ? both / union : 0;
 }
 
 /** Estimated Jaccard similarity of the texts two sketches were made of (0–1; 0 when either is empty). */
 export function similarity(a: string, b: string): number {
   if (!a || !b) return 0;
-  const x = new Set(a.split(' '));
-  const y = new Set(b.split(' '));
-  // Bottom-k of the union, and how many of those both sketches hold.
-  const union = [...new Set([...x, ...y])].map((h) => parseInt(h, 16)).sort((p, q) => p - q).slice(0, SKETCH_SIZE);
-  const both = union.filter((h) => x.has(h.toString(16)) && y.has(h.toString(16))).length;
-  return union.length ? both / union.length : 0;
+  return similarityOf(parseSketch(a), parseSketch(b));
 }
