@@ -128,6 +128,9 @@ async function keywordFigures(dataDir: string, corpus: CorpusInfo, rss: RssSampl
   figure('MB/s', corpus.bytes / 1e6 / (run.ms / 1000), 'MB/s');
   note('pages / chunks', `${fmt(s.pages, 0)} / ${fmt(s.chunks, 0)}`);
   printRunProblems(s);
+  const bare = bareFtsSeconds(corpus.dir);
+  figure('bare FTS5 insert of the same files (read + unicode61, one transaction)', bare, 's', undefined, 2);
+  figure('ingest / bare FTS5', run.ms / 1000 / bare, '×', { atMost: 2.5 }, 2);
 
   console.log('\n4. main-thread event-loop lag during the keyword-only ingest');
   figure('lag p99', lag.percentile(99) / 1e6, 'ms', { atMost: 50 });
@@ -147,6 +150,32 @@ async function keywordFigures(dataDir: string, corpus: CorpusInfo, rss: RssSampl
   await sift.close();
   figure('database size after close', kbFileSize(dataDir, kbId) / 1e6, 'MB', undefined, 1);
   return kbId;
+}
+
+/**
+ * The floor an ingest is held to: every file of `dir` read and inserted whole into a stock FTS5 unicode61
+ * table (no parsing, chunking, Chinese words or identifiers), in one transaction on a file in tmp, seconds.
+ */
+function bareFtsSeconds(dir: string): number {
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'sift-bare-fts-'));
+  const db = new Database(path.join(work, 'bare.sqlite'));
+  try {
+    db.pragma('journal_mode = WAL');
+    db.exec(`CREATE VIRTUAL TABLE bare USING fts5(path, body)`);
+    const insert = db.prepare(`INSERT INTO bare (path, body) VALUES (?, ?)`);
+    const t0 = performance.now();
+    const files = (fs.readdirSync(dir, { recursive: true, withFileTypes: true }) as fs.Dirent[]).filter((e) => e.isFile());
+    db.transaction(() => {
+      for (const e of files) {
+        const file = path.join(e.parentPath, e.name);
+        insert.run(file, fs.readFileSync(file, 'utf8'));
+      }
+    })();
+    return since(t0) / 1000;
+  } finally {
+    db.close();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
 }
 
 /** The chunk texts of a knowledge base, in the order the indexer embeds them (page by page). */
