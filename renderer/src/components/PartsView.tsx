@@ -10,7 +10,7 @@ import type { PageDetail } from '../../../shared/models';
 import { headingPathAt, partAt, partBlocks, type PartBlock } from '../lib/page-parts';
 import { pageSegments, type Segment } from '../lib/page-segments';
 import type { PageTarget } from '../state/pages';
-import { scrollToFirst, targetSpan } from './SheetView';
+import { targetSpan } from './SheetView';
 import '../formats.css';
 
 /** What a page of parts holds, for the page's facts line ("3 sheets", "12 slides", "8 chapters"), or null. */
@@ -19,6 +19,22 @@ export function partsFact(page: PageDetail, t: TFunction): string | null {
   if (page.kind === 'slides') return t('formats.slides', { count: page.pdfPages?.length ?? 0 });
   if (page.kind === 'epub') return t('formats.chapters', { count: page.pdfPages?.length ?? 0 });
   return null;
+}
+
+/**
+ * Scroll `container` to the passage: to the top of its slide or chapter when the passage starts near it
+ * (so "Slide N" shows), else to the passage's first line. False when there is no passage.
+ */
+function scrollToPassage(container: HTMLElement | null): boolean {
+  const mark = container?.querySelector('mark.passage');
+  if (!container || !mark) return false;
+  const box = container.getBoundingClientRect();
+  const markTop = mark.getBoundingClientRect().top;
+  const part = mark.closest('.part');
+  const partTop = part ? part.getBoundingClientRect().top : markTop;
+  const at = markTop - partTop < box.height / 3 ? partTop - 12 : markTop - 24;
+  container.scrollTo({ top: Math.max(0, at - box.top + container.scrollTop) });
+  return true;
 }
 
 /** Shows a page of slides or chapters. */
@@ -34,7 +50,7 @@ export function PartsView({ page, target }: { page: PageDetail; target: PageTarg
   }, [page.text.length, page.headings, parts, span?.start, span?.end]);
 
   useEffect(() => {
-    if (!scrollToFirst(ref.current, 'mark.passage')) ref.current?.scrollTo({ top: 0 });
+    if (!scrollToPassage(ref.current)) ref.current?.scrollTo({ top: 0 });
   }, [page.path, target.nonce]);
 
   // Hand each part its segments (both lists are in text order).
@@ -47,7 +63,7 @@ export function PartsView({ page, target }: { page: PageDetail; target: PageTarg
   const cited = span ? partAt(parts, span.start) : null;
   return (
     <>
-      {span && cited && <PartNote page={page} part={cited} offset={span.start} onShow={() => scrollToFirst(ref.current, 'mark.passage')} />}
+      {span && cited && <PartNote page={page} part={cited} offset={span.start} onShow={() => scrollToPassage(ref.current)} />}
       <div ref={ref} className="page-text parts-view" aria-label={t('pages.text')} tabIndex={0}>
         {parts.map((part, i) => (
           <Part key={part.start} page={page} part={part} segments={byPart[i]!} current={!!span && span.start < part.end && part.start < span.end} />
@@ -108,7 +124,8 @@ function renderRun(text: string, segments: Segment[]): ReactNode[] {
     if (i === 0) piece = piece.replace(/^\n+/, '');
     if (i === segments.length - 1) piece = piece.replace(/\n+$/, '');
     let node: ReactNode = piece;
-    if (s.highlighted) node = <mark className="passage">{node}</mark>;
+    // Blank lines inside a passage are not marked (a mark over a line break shows as a stray sliver).
+    if (s.highlighted && piece.trim()) node = <mark className="passage">{node}</mark>;
     if (s.heading !== null) {
       node = (
         <span className={`page-h page-h${Math.min(s.heading, 4)}`} role="heading" aria-level={Math.min(s.heading + 2, 6)}>

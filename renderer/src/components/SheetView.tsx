@@ -7,21 +7,25 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PageDetail } from '../../../shared/models';
-import { citedRange, initialWindow, rowCells, rowsInSpan, sheetTables, WINDOW_ROWS, type SheetTable } from '../lib/sheet-table';
+import { citedRange, citesHeaderOnly, initialWindow, rowCells, rowsInSpan, sheetTables, WINDOW_ROWS, type SheetTable } from '../lib/sheet-table';
 import type { PageTarget } from '../state/pages';
 import '../formats.css';
 
 type Span = { start: number; end: number };
 
+/** Characters above which a cell's text wraps (in a column of bounded width) rather than widening its column. */
+const LONG_CELL = 40;
+
 /**
  * Scroll `container` so the first element matching `selector` sits near its top; false when there is none.
- * The sticky header row of a table (`thead`) is allowed for, so the target row is not under it.
+ * The sticky header row of a table (`thead`) is allowed for, so the target row is not under it (and a row
+ * or so of context shows above).
  */
 export function scrollToFirst(container: HTMLElement | null, selector: string): boolean {
   const el = container?.querySelector(selector);
   if (!container || !el) return false;
   const head = el.closest('table')?.querySelector('thead');
-  const offset = (head?.getBoundingClientRect().height ?? 0) + 24;
+  const offset = (head?.getBoundingClientRect().height ?? 0) + 40;
   const top = el.getBoundingClientRect().top - container.getBoundingClientRect().top + container.scrollTop;
   container.scrollTo({ top: Math.max(0, top - offset) });
   return true;
@@ -39,19 +43,27 @@ export function SheetView({ page, target }: { page: PageDetail; target: PageTarg
   const tables = useMemo(() => sheetTables(page.text, page.headings, page.pdfPages ?? []), [page.text, page.headings, page.pdfPages]);
   const span = targetSpan(target);
   const cited = tables.map((table) => rowsInSpan(table, span));
+  const headerCited = tables.map((table) => citesHeaderOnly(table, span));
 
   useEffect(() => {
     if (!scrollToFirst(ref.current, 'tr[aria-current]')) ref.current?.scrollTo({ top: 0 });
   }, [page.path, target.nonce]);
 
-  const at = cited.findIndex((rows) => rows.length > 0);
+  const at = cited.findIndex((rows, i) => rows.length > 0 || headerCited[i]);
   return (
     <>
       {at >= 0 && <CitedNote table={tables[at]!} cited={cited[at]!} onShow={() => scrollToFirst(ref.current, 'tr[aria-current]')} />}
       <div ref={ref} className="page-text sheet-view" aria-label={t('pages.text')} tabIndex={0}>
         {tables.map((table, i) => (
           // A new target starts each table's window afresh (around the new cited rows).
-          <SheetTableView key={`${page.path}:${i}:${target.nonce}`} text={page.text} table={table} cited={cited[i]!} fallbackName={page.title} />
+          <SheetTableView
+            key={`${page.path}:${i}:${target.nonce}`}
+            text={page.text}
+            table={table}
+            cited={cited[i]!}
+            headerCited={headerCited[i]!}
+            fallbackName={page.title}
+          />
         ))}
       </div>
     </>
@@ -60,11 +72,15 @@ export function SheetView({ page, target }: { page: PageDetail; target: PageTarg
 
 function CitedNote({ table, cited, onShow }: { table: SheetTable; cited: number[]; onShow(): void }) {
   const { t } = useTranslation();
-  const [from, to] = citedRange(table, cited)!;
+  const range = citedRange(table, cited);
   const name = table.name;
   let note: string;
-  if (name !== null) note = from === to ? t('formats.citedRowInSheet', { n: from, name }) : t('formats.citedRowsInSheet', { from, to, name });
-  else note = from === to ? t('formats.citedRow', { n: from }) : t('formats.citedRows', { from, to });
+  if (!range) note = name !== null ? t('formats.citedHeaderInSheet', { name }) : t('formats.citedHeader');
+  else {
+    const [from, to] = range;
+    if (name !== null) note = from === to ? t('formats.citedRowInSheet', { n: from, name }) : t('formats.citedRowsInSheet', { from, to, name });
+    else note = from === to ? t('formats.citedRow', { n: from }) : t('formats.citedRows', { from, to });
+  }
   return (
     <p className="passage-note">
       {note}{' '}
@@ -75,7 +91,18 @@ function CitedNote({ table, cited, onShow }: { table: SheetTable; cited: number[
   );
 }
 
-function SheetTableView({ text, table, cited, fallbackName }: { text: string; table: SheetTable; cited: number[]; fallbackName: string }) {
+interface SheetTableViewProps {
+  text: string;
+  table: SheetTable;
+  /** Indices of the cited rows. */
+  cited: number[];
+  /** The passage cites this sheet's name and header only. */
+  headerCited: boolean;
+  /** What to call a csv's one unnamed sheet (the page's title). */
+  fallbackName: string;
+}
+
+function SheetTableView({ text, table, cited, headerCited, fallbackName }: SheetTableViewProps) {
   const { t } = useTranslation();
   const headingId = useId();
   const [view, setView] = useState(() => initialWindow(table.rows.length, cited));
@@ -102,7 +129,7 @@ function SheetTableView({ text, table, cited, fallbackName }: { text: string; ta
       <table className="sheet-table">
         <caption>{caption}</caption>
         <thead>
-          <tr>
+          <tr className={headerCited ? 'cited' : undefined} aria-current={headerCited ? 'true' : undefined}>
             <th scope="col" className="row-number">
               {t('formats.rowColumn')}
             </th>
@@ -132,7 +159,7 @@ function SheetTableView({ text, table, cited, fallbackName }: { text: string; ta
                   {isCited && <span className="visually-hidden">{t('formats.cited')}</span>}
                 </th>
                 {rowCells(text, table, row).map((cell, i) => (
-                  <td key={i}>{cell}</td>
+                  <td key={i}>{cell.length > LONG_CELL ? <div className="cell-long">{cell}</div> : cell}</td>
                 ))}
               </tr>
             );

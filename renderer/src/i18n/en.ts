@@ -151,6 +151,8 @@ export const en = {
     cited: ' (cited)',
     showEarlier: 'Show {{count, number}} earlier rows',
     showLater: 'Show {{count, number}} more rows',
+    citedHeader: 'Cited: the header row.',
+    citedHeaderInSheet: 'Cited: the name and header row of sheet “{{name}}”.',
     citedRow: 'Cited row {{n, number}}.',
     citedRows: 'Cited rows {{from, number}}–{{to, number}}.',
     citedRowInSheet: 'Cited row {{n, number}} of sheet “{{name}}”.',

@@ -147,6 +147,8 @@ export const zhCN: Translation = {
     cited: '（被引用）',
     showEarlier: '显示前 {{count, number}} 行',
     showLater: '再显示 {{count, number}} 行',
+    citedHeader: '引用的是表头。',
+    citedHeaderInSheet: '引用的是工作表“{{name}}”的名称和表头。',
     citedRow: '引用了第 {{n, number}} 行。',
     citedRows: '引用了第 {{from, number}}–{{to, number}} 行。',
     citedRowInSheet: '引用了工作表“{{name}}”的第 {{n, number}} 行。',

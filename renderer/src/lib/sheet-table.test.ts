@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { CELL_SEPARATOR, columnNames, rowLine } from '../../../shared/sheet-rows';
-import { citedRange, initialWindow, rowCells, rowsInSpan, sheetTables } from './sheet-table';
+import { citedRange, citesHeaderOnly, initialWindow, rowCells, rowsInSpan, sheetTables } from './sheet-table';
 
 type Heading = { start: number; end: number; level: number; text: string };
 type Run = { start: number; end: number; page: number };
@@ -84,6 +84,15 @@ describe('sheetTables', () => {
     expect(rowsInSpan(sales!, { start: 0, end: west.start })).toEqual([0]);
     expect(rowsInSpan(sales!, { start: west.start, end: west.start })).toEqual([]);
     expect(rowsInSpan(sales!, null)).toEqual([]);
+  });
+
+  it('knows a span of only a sheet’s name and column names cites its header', () => {
+    const [sales, notes] = sheetTables(p.text, p.headings, p.runs);
+    expect(p.text.slice(notes!.header.start, notes!.header.end)).toBe('Topic');
+    expect(citesHeaderOnly(notes!, { start: notes!.start, end: notes!.header.end })).toBe(true);
+    expect(citesHeaderOnly(sales!, { start: notes!.start, end: notes!.header.end })).toBe(false);
+    expect(citesHeaderOnly(notes!, { start: notes!.start, end: notes!.rows[0]!.end })).toBe(false);
+    expect(citesHeaderOnly(notes!, null)).toBe(false);
   });
 
   it('reads a csv (no sheet heading) and rows wider than the header get column letters', () => {

@@ -22,6 +22,8 @@ export interface SheetTable {
   /** `[start, end)` of the whole sheet in the page's text (its heading, header line and rows). */
   start: number;
   end: number;
+  /** `[start, end)` of the header line. */
+  header: Span;
   /** Column names from the header line, then column letters for any columns wider than the header. */
   columns: string[];
   /** The rows under the header, in order, numbered as the spreadsheet numbers them. */
@@ -80,7 +82,7 @@ export function sheetTables(text: string, headings: readonly (Span & { level: nu
         start = lineEnd + 1;
       }
     }
-    return { name: region.name, start: region.start, end: region.end, columns, rows };
+    return { name: region.name, start: region.start, end: region.end, header: { start: headerStart, end: headerEnd }, columns, rows };
   });
 }
 
@@ -103,6 +105,15 @@ export function rowsInSpan(table: SheetTable, span: Span | null): number[] {
   }
   for (let i = lo; i < table.rows.length && table.rows[i]!.start < span.end; i++) hit.push(i);
   return hit;
+}
+
+/**
+ * Whether `span` cites the sheet's heading or header line and none of its rows (a passage of a sheet's
+ * name and column names only): the header row is what to highlight then.
+ */
+export function citesHeaderOnly(table: SheetTable, span: Span | null): boolean {
+  if (!span || span.end <= span.start) return false;
+  return span.start < table.header.end && table.start < span.end && rowsInSpan(table, span).length === 0;
 }
 
 /** A window `[from, to)` of row indices to render. */
