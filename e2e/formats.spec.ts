@@ -12,7 +12,7 @@ import * as XLSX from '@e965/xlsx';
 import type { Page } from '@playwright/test';
 import { buildEpub, buildPptx } from '../electron/core/ingest/parse/fixtures-packages';
 import { expect, test } from './fixtures';
-import { addFolderAndIndex, ask, createKb, lastAnswer, showScreen, snap, waitTurnEnded } from './helpers';
+import { addFolderAndIndex, ask, createKb, invokeCore, lastAnswer, showScreen, snap, waitTurnEnded } from './helpers';
 
 /** Data rows of the big sheet; the one about Zanzibar is spreadsheet row 2,400. */
 const ROWS = 3000;
@@ -75,7 +75,7 @@ test('a cited spreadsheet row opens in its table, highlighted and in view, the b
   const [from, to] = [...where.matchAll(/[\d,]+/g)].map((m) => Number(m[0].replaceAll(',', '')));
   expect(from).toBeLessThanOrEqual(ZANZIBAR_ROW);
   expect(to ?? from).toBeGreaterThanOrEqual(ZANZIBAR_ROW);
-  const table = pane.getByRole('table', { name: /^Sheet 销售: rows/ });
+  const table = pane.getByRole('table', { name: /^Sheet 销售: Rows/ });
   await expect(table).toBeVisible();
   await expect(table.getByRole('columnheader')).toHaveText(['Row', '地区', 'City', 'Q3 revenue', '备注']);
   const cited = table.locator('tr[aria-current="true"]');
@@ -97,7 +97,7 @@ test('a cited spreadsheet row opens in its table, highlighted and in view, the b
   expect(await table.locator('tbody tr').count()).toBeGreaterThan(300);
   await expect(zanzibar).toHaveCount(1);
   // The other sheet is a table of its own.
-  await expect(pane.getByRole('table', { name: 'Sheet Notes: rows 2–3 shown of 2' })).toBeVisible();
+  await expect(pane.getByRole('table', { name: 'Sheet Notes: Rows 2–3 shown of 2' })).toBeVisible();
 });
 
 test('a passage of a sheet’s name and header marks its header row', async ({ page }, testInfo) => {
@@ -111,7 +111,7 @@ test('a passage of a sheet’s name and header marks its header row', async ({ p
 
 test('a csv shows as one table; the Pages screen opens a sheet at its top', async ({ page }, testInfo) => {
   const { pane } = await openReference(page, 'quokka plush', /^rows 2–4$/);
-  const table = pane.getByRole('table', { name: 'stock: rows 2–4 shown of 3' });
+  const table = pane.getByRole('table', { name: 'stock: Rows 2–4 shown of 3' });
   await expect(table.locator('tr[aria-current="true"]')).toHaveCount(3);
   await expect(table.getByRole('row', { name: /^4 / }).getByRole('cell')).toHaveText(['quokka plush', '3']);
   await showScreen(page, 'Pages');
@@ -145,4 +145,30 @@ test('a cited chapter opens as "Chapter 2" with its heading path', async ({ page
   await expect(pane.getByText('Passage from chapter 2: The market.')).toBeVisible();
   await expect(chapter.getByRole('heading', { name: 'Spices' })).toBeVisible();
   await snap(page, testInfo, 'chapter-cited');
+});
+
+test('in Chinese: the references say 工作表 and 第 N 行, the table and slides are labelled in Chinese', async ({ page, served }, testInfo) => {
+  await invokeCore(served.url, 'settings.set', { patch: { language: 'zh-CN' } });
+  await page.reload();
+  await page.getByRole('tab', { name: '对话' }).click();
+  const field = page.getByLabel('问题');
+  await field.fill('Zanzibar 新开的分店');
+  await field.press('Enter');
+  const references = page.getByRole('region', { name: '参考来源' }).last();
+  const reference = references.getByRole('listitem').filter({ has: page.locator('.reference-where', { hasText: /^工作表 销售 · 第 [\d,]+–[\d,]+ 行$/ }) });
+  await expect(reference.first()).toBeVisible({ timeout: 30_000 });
+  await reference.first().getByRole('button').first().click();
+  const pane = page.getByRole('complementary', { name: '来源' });
+  const table = pane.getByRole('table', { name: /^工作表 销售：显示第/ });
+  await expect(table.getByRole('columnheader').first()).toHaveText('行');
+  await expect(table.locator('tr[aria-current="true"]').filter({ hasText: 'Zanzibar' })).toBeInViewport();
+  await expect(pane.locator('.passage-note')).toContainText(/^引用了工作表“销售”的第 [\d,]+–[\d,]+ 行。/);
+  await snap(page, testInfo, 'zh-sheet-cited-rows');
+
+  await page.getByRole('tab', { name: '页面' }).click();
+  await page.getByRole('navigation', { name: '页面' }).getByRole('button', { name: /Roadmap 路线图/ }).click();
+  const text = page.getByLabel('页面正文');
+  await expect(text.getByRole('region', { name: '第 2 张幻灯片' }).getByRole('complementary', { name: '演讲者备注' })).toContainText('ferry');
+  await expect(page.getByText(/ · 3 张幻灯片$/)).toBeVisible();
+  await snap(page, testInfo, 'zh-slides-page');
 });

@@ -111,12 +111,10 @@ function SheetTableView({ text, table, cited, headerCited, fallbackName }: Sheet
   const name = table.name ?? fallbackName;
   const shown = table.rows.slice(view.from, view.to);
   const columns = table.columns.length + 1;
-  let caption: string;
-  if (count === 0) caption = t('formats.headerOnly', { name });
-  else {
-    const range = { from: shown[0]!.number, to: shown[shown.length - 1]!.number, count };
-    caption = table.name !== null ? t('formats.sheetCaption', { name, ...range }) : t('formats.tableCaption', { name, ...range });
-  }
+  // The caption names the sheet for assistive technology (the heading above shows it to the eye).
+  const label = table.name !== null ? t('formats.sheet', { name: table.name }) : name;
+  const caption =
+    count === 0 ? t('formats.headerOnly') : t('formats.rowsShown', { from: shown[0]!.number, to: shown[shown.length - 1]!.number, count });
   const earlier = Math.min(WINDOW_ROWS, view.from);
   const later = Math.min(WINDOW_ROWS, count - view.to);
   return (
@@ -127,7 +125,10 @@ function SheetTableView({ text, table, cited, headerCited, fallbackName }: Sheet
         </h3>
       )}
       <table className="sheet-table">
-        <caption>{caption}</caption>
+        <caption>
+          <span className="visually-hidden">{t('formats.captionOf', { label, caption })}</span>
+          <span aria-hidden="true">{caption}</span>
+        </caption>
         <thead>
           <tr className={headerCited ? 'cited' : undefined} aria-current={headerCited ? 'true' : undefined}>
             <th scope="col" className="row-number">

@@ -144,9 +144,9 @@ export const en = {
   },
   formats: {
     sheet: 'Sheet {{name}}',
-    sheetCaption: 'Sheet {{name}}: rows {{from, number}}–{{to, number}} shown of {{count, number}}',
-    tableCaption: '{{name}}: rows {{from, number}}–{{to, number}} shown of {{count, number}}',
-    headerOnly: '{{name}}: a header row and no rows',
+    captionOf: '{{label}}: {{caption}}',
+    rowsShown: 'Rows {{from, number}}–{{to, number}} shown of {{count, number}}',
+    headerOnly: 'A header row and no rows',
     rowColumn: 'Row',
     cited: ' (cited)',
     showEarlier: 'Show {{count, number}} earlier rows',

@@ -140,9 +140,9 @@ export const zhCN: Translation = {
   },
   formats: {
     sheet: '工作表 {{name}}',
-    sheetCaption: '工作表 {{name}}：显示第 {{from, number}}–{{to, number}} 行，共 {{count, number}} 行',
-    tableCaption: '{{name}}：显示第 {{from, number}}–{{to, number}} 行，共 {{count, number}} 行',
-    headerOnly: '{{name}}：只有表头，没有数据行',
+    captionOf: '{{label}}：{{caption}}',
+    rowsShown: '显示第 {{from, number}}–{{to, number}} 行，共 {{count, number}} 行',
+    headerOnly: '只有表头，没有数据行',
     rowColumn: '行',
     cited: '（被引用）',
     showEarlier: '显示前 {{count, number}} 行',
