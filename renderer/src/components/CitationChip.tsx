@@ -11,6 +11,7 @@ import { createPortal } from 'react-dom';
 import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import type { Passage } from '../../../shared/models';
+import { headingPathToSay } from '../../../shared/where';
 import { isMarkdownPath, renderQuote } from '../lib/page-markdown';
 import { MarkdownNodes } from './MarkdownNodes';
 import { VersionBadge } from './VersionBadge';
@@ -27,7 +28,10 @@ export interface CitationChipProps {
   onOpen(passage: Passage): void;
 }
 
-/** Where a passage sits in its file, for people, in the UI's language: PDF pages, heading path or lines. */
+/**
+ * Where a passage sits in its file, for people, in the UI's language: PDF pages, slides, chapters, sheet
+ * and rows, the heading path (not for a sheet, whose headings are its name and cell ranges), or lines.
+ */
 export function whereOf(passage: Pick<Passage, 'provenance'>, t: TFunction): string {
   const p = passage.provenance;
   const parts: string[] = [];
@@ -35,8 +39,22 @@ export function whereOf(passage: Pick<Passage, 'provenance'>, t: TFunction): str
     const [from, to] = p.pdfPages;
     parts.push(from === to ? t('citation.page', { page: from }) : t('citation.pages', { from, to }));
   }
-  if (p.headingPath.length) parts.push(p.headingPath.join(' › '));
-  if (!p.pdfPages && p.lines) {
+  if (p.slides) {
+    const [from, to] = p.slides;
+    parts.push(from === to ? t('citation.slide', { n: from }) : t('citation.slides', { from, to }));
+  }
+  if (p.chapters) {
+    const [from, to] = p.chapters;
+    parts.push(from === to ? t('citation.chapter', { n: from }) : t('citation.chapters', { from, to }));
+  }
+  if (p.sheet) parts.push(t('citation.sheet', { name: p.sheet }));
+  if (p.rows) {
+    const [from, to] = p.rows;
+    parts.push(from === to ? t('citation.row', { n: from }) : t('citation.rows', { from, to }));
+  }
+  const path = headingPathToSay(p);
+  if (path.length) parts.push(path.join(' › '));
+  if (!p.pdfPages && !p.rows && p.lines) {
     const [from, to] = p.lines;
     parts.push(from === to ? t('citation.line', { line: from }) : t('citation.lines', { from, to }));
   }

@@ -13,6 +13,8 @@ import { usePages, type PageTarget } from '../state/pages';
 import { Icon } from './Icon';
 import { MarkdownNodes } from './MarkdownNodes';
 import { Problem } from './Problem';
+import { partsFact, PartsView } from './PartsView';
+import { SheetView } from './SheetView';
 
 /** Props of {@link PageView}. */
 export interface PageViewProps {
@@ -71,7 +73,9 @@ export function PageView({ target, onClose }: PageViewProps) {
 function PageMeta({ page }: { page: PageDetail }) {
   const { t } = useTranslation();
   const facts = [page.kind.toUpperCase(), t('pages.characters', { count: page.chars }), t('pages.chunks', { count: page.chunks })];
-  if (page.pdfPages) facts.push(t('pages.pdfPages', { count: page.pdfPages.length }));
+  const parts = partsFact(page, t);
+  if (parts) facts.push(parts);
+  else if (page.pdfPages) facts.push(t('pages.pdfPages', { count: page.pdfPages.length }));
   if (page.encoding && !/^utf-?8$/i.test(page.encoding)) facts.push(t('pages.encoding', { encoding: page.encoding }));
   if (page.language) facts.push(page.language);
   return <p className="page-meta">{facts.join(' · ')}</p>;
@@ -103,6 +107,13 @@ function scrollToPassage(container: HTMLElement | null): boolean {
 }
 
 function PageText({ page, target }: { page: PageDetail; target: PageTarget }) {
+  // Spreadsheets show as tables, slides and chapters as labelled blocks (their own views).
+  if (page.kind === 'sheet') return <SheetView page={page} target={target} />;
+  if (page.kind === 'slides' || page.kind === 'epub') return <PartsView page={page} target={target} />;
+  return <TextView page={page} target={target} />;
+}
+
+function TextView({ page, target }: { page: PageDetail; target: PageTarget }) {
   const { t } = useTranslation();
   const textRef = useRef<HTMLDivElement>(null);
   const span = target.span && target.span.end > target.span.start ? target.span : null;

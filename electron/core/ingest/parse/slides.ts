@@ -10,6 +10,7 @@ import { PartsWriter } from './parts-writer';
 import { all, allOf, childrenNamed, first, isElement, parseXml, textOf } from './xml';
 import { openZip, resolveEntry, type ZipReader } from './zip';
 import { say } from '../../../../shared/said';
+import { NOTES_HEADING } from '../../../../shared/slide-parts';
 
 /** What a slide deck contributes to a ParsedDocument. */
 export type ParsedSlides = Pick<ParsedDocument, 'text' | 'title' | 'headings' | 'pages'>;
@@ -25,8 +26,8 @@ interface Slide {
 
 const SLIDES = say('what.slides');
 
-/** The heading the speaker notes of a slide are written under. */
-export const NOTES_HEADING = 'Speaker notes';
+/** The heading the speaker notes of a slide are written under (shared with the page view). */
+export { NOTES_HEADING };
 
 /**
  * Parse a pptx or odp (`ext`). Throws ParseError: `unreadable` when password-protected, `corrupt`
