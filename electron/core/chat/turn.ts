@@ -22,7 +22,8 @@ import { rewriteFollowUp } from '../search/enhance/rewrite';
 import { runAgent, type AgentLimits, type TurnGlossary } from './agent';
 import { checkCitations, decide, referencesOf } from './answer-check';
 import { addMessage } from './conversations';
-import { bestPassagePerPage, catalogueAnswer } from './catalogue';
+import { bestPassagePerPage, CATALOGUE_PAGES, catalogueAnswer, type CatalogueCount } from './catalogue';
+import type { Mentions } from './mentions';
 import { extractiveAnswer, isOnlyHeading } from './extractive';
 import { kbQuestionOf } from './kb-questions';
 import { contextBudget, fitPassages, historyMessages, systemPrompt, userMessageWithContext, type RetrievalState } from './prompt';
@@ -68,6 +69,9 @@ export interface TurnDeps {
   /** The knowledge base's glossary, when it has one: the definitions of the question's terms are quoted first
    *  (hit reason `glossary`), and the model may call `lookup_glossary`. Default none. */
   glossary?: TurnGlossary;
+  /** The pages that hold a term whole, truly counted, at most `limit` with a passage each (the search's `ranked`
+   *  passages first): what a catalogue answer lists. Default: the search's keyword hits, counted as listed. */
+  mentions?: (term: string, ranked: Passage[], limit: number) => Mentions;
   /** Keep the answer and return it as a message; default: add it to the request's conversation in `appDb`. */
   store?: (content: string, turn: TurnInfo) => ChatMessage;
 }
@@ -94,8 +98,8 @@ interface Retrieval {
   error: string | null;
   ms: number | null;
   refs: string[];
-  /** Set for a catalogue question ("which notes mention X?"): its topic X. */
-  catalogue?: string;
+  /** Set for a catalogue question ("which notes mention X?"): its topic X and how many pages hold it. */
+  catalogue?: { topic: string; counted: CatalogueCount };
   /** Identifiers of the question found nowhere in the knowledge base. */
   noExactMatch?: string[];
   /** The query searched and how it was rewritten. */
@@ -137,12 +141,12 @@ async function retrieve(req: TurnRequest, deps: TurnDeps, search: boolean, budge
     const found = result.passages;
     // "Mentions" means the words occur: a catalogue lists pages the keyword stage found. When none did, the
     // question goes the ordinary way (the passages nearest in meaning, for the model or quoted).
-    const mentioning = asked?.kind === 'catalogue' ? found.filter((p) => p.keywordRank !== null) : [];
-    const catalogue = mentioning.length > 0 && asked?.kind === 'catalogue' ? asked.topic : undefined;
+    const listing = asked?.kind === 'catalogue' ? catalogueOf(asked.topic, found, deps) : null;
+    const catalogue = listing?.catalogue;
     const searched = asked?.kind === 'overview' ? withMetaFirst(deps.metaPassages?.() ?? [], found) : found;
     // Definitions of the glossary terms the question names come first (the same overlap rule as meta pages).
     const defined = withMetaFirst(deps.glossary?.mentioned(req.message) ?? [], searched);
-    const passages = catalogue !== undefined ? bestPassagePerPage(mentioning) : fitPassages(defined, budget);
+    const passages = listing ? listing.passages : fitPassages(defined, budget);
     const ms = Math.round(performance.now() - t);
     const { noExactMatch } = result;
     const enhance = result.enhance ? { enhance: result.enhance } : {};
@@ -158,6 +162,22 @@ async function retrieve(req: TurnRequest, deps: TurnDeps, search: boolean, budge
     deps.events.emit('search.failed', { turnId: req.turnId, message });
     return { state: 'failed', passages: [], error: message, ms: Math.round(performance.now() - t), refs, ...said };
   }
+}
+
+/**
+ * What a catalogue question lists: the pages that hold the topic whole, with their true count; when none
+ * does, the pages the keyword stage found for its parts, said to be that; when the keyword stage found
+ * nothing either, null (the question goes the ordinary way: the passages nearest in meaning).
+ */
+function catalogueOf(topic: string, found: Passage[], deps: TurnDeps): { catalogue: NonNullable<Retrieval['catalogue']>; passages: Passage[] } | null {
+  const mentioned = deps.mentions?.(topic, found, CATALOGUE_PAGES) ?? null;
+  if (mentioned && mentioned.count > 0) return { catalogue: { topic, counted: { count: mentioned.count } }, passages: mentioned.passages };
+  const byKeyword = bestPassagePerPage(found.filter((p) => p.keywordRank !== null));
+  if (byKeyword.length === 0) return null;
+  const counted: CatalogueCount = mentioned
+    ? { count: 0, parts: mentioned.parts, partCount: Math.max(mentioned.partCount, byKeyword.length) }
+    : { count: byKeyword.length };
+  return { catalogue: { topic, counted }, passages: byKeyword };
 }
 
 /** Passages a catalogue question's search asks for (it lists pages, so it looks wider). */
@@ -235,7 +255,8 @@ async function answer(req: TurnRequest, deps: TurnDeps, signal: AbortSignal, st:
   if (retrieval.rewriteNote) st.warnings.push(retrieval.rewriteNote);
   if (retrieval.catalogue !== undefined && retrieval.state === 'found') {
     // The list of pages is the answer, built by code with or without a model: each entry opens its passage.
-    const listed = catalogueAnswer(retrieval.catalogue, retrieval.passages, req.language ? /^zh\b/i.test(req.language) : /\p{Script=Han}/u.test(req.message));
+    const zh = req.language ? /^zh\b/i.test(req.language) : /\p{Script=Han}/u.test(req.message);
+    const listed = catalogueAnswer(retrieval.catalogue.topic, retrieval.passages, zh, retrieval.catalogue.counted);
     st.answer = listed.text;
     st.builtCitations = listed.citations;
     onToken(st.answer);
