@@ -12,8 +12,8 @@ import type Database from 'better-sqlite3';
 import type { Citation } from '../../../shared/chat-models';
 import { quoteInline } from '../../../shared/markdown-text';
 import type { Passage } from '../../../shared/models';
-import { DIGEST_FOLDER, OVERVIEW_PATH } from '../digests/paths';
 import { buildPassage, loadPages, type PageInfo } from '../search/passages';
+import { DIGEST_FOLDER, DIGEST_OVERVIEW_PATH } from '../store/page-model';
 import { cached } from '../store/statements';
 
 /** Pages an outline shows at most. */
@@ -27,7 +27,7 @@ const OVERVIEW_CHARS = 3000;
 
 /** The digest overview's opening as a meta passage (hit reason `kb_meta`), or none when digests were not written. */
 export function digestOverviewPassages(db: Database.Database): Passage[] {
-  const id = cached(db, `SELECT id FROM pages WHERE path = ?`).pluck().get(OVERVIEW_PATH) as number | undefined;
+  const id = cached(db, `SELECT id FROM pages WHERE path = ?`).pluck().get(DIGEST_OVERVIEW_PATH) as number | undefined;
   if (id === undefined) return [];
   const page = loadPages(db, [id]).get(id);
   const chunks = cached(db, `SELECT start, end FROM chunks WHERE page_id = ? ORDER BY idx`).all(id) as { start: number; end: number }[];
