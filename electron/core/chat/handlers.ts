@@ -12,6 +12,8 @@ import type { CoreContext } from '../store/context';
 import { resolveKb } from '../kb/knowledge-bases';
 import type { LlmClient, LlmPing } from '../llm/types';
 import { kbMetaPassages } from '../search/meta-pages';
+import { pagesMentioning } from './mentions';
+import { digestOverviewPassages, kbOutline } from './kb-overview';
 import { glossarySize, lookupGlossary, mentionedEntries, passagesOf } from '../glossary/store';
 import type { TurnGlossary } from './agent';
 import { buildPassage, pageByPath } from '../search/passages';
@@ -94,6 +96,9 @@ export function turnDepsFor(ctx: CoreContext, deps: ChatDeps, kbId: string | nul
     settings: deps.settings(providerKbId), search, readPage: kbId ? readPageOf(ctx, kbId) : null,
     metaPassages: kbId ? () => kbMetaPassages(ctx.kbFiles.get(kbId)) : undefined, rewriteFollowUps,
     glossary: kbId ? turnGlossaryOf(ctx, kbId) : undefined,
+    digestOverview: kbId ? () => digestOverviewPassages(ctx.kbFiles.get(kbId)) : undefined,
+    outline: kbId ? () => kbOutline(ctx.kbFiles.get(kbId)) : undefined,
+    mentions: kbId ? (term, ranked, limit) => pagesMentioning(ctx.kbFiles.get(kbId), term, ranked, limit) : undefined,
   };
 }
 

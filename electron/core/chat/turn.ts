@@ -22,7 +22,9 @@ import { rewriteFollowUp } from '../search/enhance/rewrite';
 import { runAgent, type AgentLimits, type TurnGlossary } from './agent';
 import { checkCitations, decide, referencesOf } from './answer-check';
 import { addMessage } from './conversations';
-import { bestPassagePerPage, catalogueAnswer } from './catalogue';
+import { bestPassagePerPage, CATALOGUE_PAGES, catalogueAnswer, type CatalogueCount } from './catalogue';
+import type { Mentions } from './mentions';
+import { outlineAnswer, outlinePassages, type KbOutline } from './kb-overview';
 import { extractiveAnswer, isOnlyHeading } from './extractive';
 import { kbQuestionOf } from './kb-questions';
 import { contextBudget, fitPassages, historyMessages, systemPrompt, userMessageWithContext, type RetrievalState } from './prompt';
@@ -68,6 +70,15 @@ export interface TurnDeps {
   /** The knowledge base's glossary, when it has one: the definitions of the question's terms are quoted first
    *  (hit reason `glossary`), and the model may call `lookup_glossary`. Default none. */
   glossary?: TurnGlossary;
+  /** The digest overview's opening (hit reason `kb_meta`), when digests were written: quoted for a whole-folder
+   *  question when the knowledge base has no meta page. Default none. */
+  digestOverview?: () => Passage[];
+  /** An outline of the knowledge base's pages (titles, top headings, sizes, by folder), made by code: the answer
+   *  to a whole-folder question when there is neither a meta page nor a digest overview. Default none. */
+  outline?: () => KbOutline | null;
+  /** The pages that hold a term whole, truly counted, at most `limit` with a passage each (the search's `ranked`
+   *  passages first): what a catalogue answer lists. Default: the search's keyword hits, counted as listed. */
+  mentions?: (term: string, ranked: Passage[], limit: number) => Mentions;
   /** Keep the answer and return it as a message; default: add it to the request's conversation in `appDb`. */
   store?: (content: string, turn: TurnInfo) => ChatMessage;
 }
@@ -94,8 +105,10 @@ interface Retrieval {
   error: string | null;
   ms: number | null;
   refs: string[];
-  /** Set for a catalogue question ("which notes mention X?"): its topic X. */
-  catalogue?: string;
+  /** Set for a catalogue question ("which notes mention X?"): its topic X and how many pages hold it. */
+  catalogue?: { topic: string; counted: CatalogueCount };
+  /** Set for a whole-folder question with no meta page and no digest overview: the outline that answers it. */
+  outline?: KbOutline;
   /** Identifiers of the question found nowhere in the knowledge base. */
   noExactMatch?: string[];
   /** The query searched and how it was rewritten. */
@@ -132,17 +145,27 @@ async function retrieve(req: TurnRequest, deps: TurnDeps, search: boolean, budge
     ...(rewritten.note ? { rewriteNote: rewritten.note } : {}),
   };
   try {
+    // A whole-folder question is answered from what describes the whole: the meta pages, else the digest
+    // overview, else an outline of the pages (a search for "what is in here" finds nothing of the kind).
+    const meta = asked?.kind === 'overview' ? overviewPassages(deps) : [];
+    const outline = asked?.kind === 'overview' && meta.length === 0 ? deps.outline?.() ?? null : null;
+    if (outline) {
+      const passages = outlinePassages(outline);
+      const paths = [...new Set(passages.map((p) => p.pagePath))];
+      deps.events.emit('search.done', { turnId: req.turnId, count: passages.length, paths, noExactMatch: [] });
+      return { state: 'found', passages, error: null, ms: Math.round(performance.now() - t), refs, outline, ...said };
+    }
     const topK = asked?.kind === 'catalogue' ? Math.max(CATALOGUE_SEARCH, deps.settings.topK) : deps.settings.topK;
     const result = await deps.search(query, topK);
     const found = result.passages;
     // "Mentions" means the words occur: a catalogue lists pages the keyword stage found. When none did, the
     // question goes the ordinary way (the passages nearest in meaning, for the model or quoted).
-    const mentioning = asked?.kind === 'catalogue' ? found.filter((p) => p.keywordRank !== null) : [];
-    const catalogue = mentioning.length > 0 && asked?.kind === 'catalogue' ? asked.topic : undefined;
-    const searched = asked?.kind === 'overview' ? withMetaFirst(deps.metaPassages?.() ?? [], found) : found;
+    const listing = asked?.kind === 'catalogue' ? catalogueOf(asked.topic, found, deps) : null;
+    const catalogue = listing?.catalogue;
+    const searched = asked?.kind === 'overview' ? withMetaFirst(meta, found) : found;
     // Definitions of the glossary terms the question names come first (the same overlap rule as meta pages).
     const defined = withMetaFirst(deps.glossary?.mentioned(req.message) ?? [], searched);
-    const passages = catalogue !== undefined ? bestPassagePerPage(mentioning) : fitPassages(defined, budget);
+    const passages = listing ? listing.passages : fitPassages(defined, budget);
     const ms = Math.round(performance.now() - t);
     const { noExactMatch } = result;
     const enhance = result.enhance ? { enhance: result.enhance } : {};
@@ -158,6 +181,28 @@ async function retrieve(req: TurnRequest, deps: TurnDeps, search: boolean, budge
     deps.events.emit('search.failed', { turnId: req.turnId, message });
     return { state: 'failed', passages: [], error: message, ms: Math.round(performance.now() - t), refs, ...said };
   }
+}
+
+/**
+ * What a catalogue question lists: the pages that hold the topic whole, with their true count; when none
+ * does, the pages the keyword stage found for its parts, said to be that; when the keyword stage found
+ * nothing either, null (the question goes the ordinary way: the passages nearest in meaning).
+ */
+function catalogueOf(topic: string, found: Passage[], deps: TurnDeps): { catalogue: NonNullable<Retrieval['catalogue']>; passages: Passage[] } | null {
+  const mentioned = deps.mentions?.(topic, found, CATALOGUE_PAGES) ?? null;
+  if (mentioned && mentioned.count > 0) return { catalogue: { topic, counted: { count: mentioned.count } }, passages: mentioned.passages };
+  const byKeyword = bestPassagePerPage(found.filter((p) => p.keywordRank !== null));
+  if (byKeyword.length === 0) return null;
+  const counted: CatalogueCount = mentioned
+    ? { count: 0, parts: mentioned.parts, partCount: Math.max(mentioned.partCount, byKeyword.length) }
+    : { count: byKeyword.length };
+  return { catalogue: { topic, counted }, passages: byKeyword };
+}
+
+/** The passages that describe the whole knowledge base: its meta pages, else the digest overview. */
+function overviewPassages(deps: TurnDeps): Passage[] {
+  const meta = deps.metaPassages?.() ?? [];
+  return meta.length > 0 ? meta : deps.digestOverview?.() ?? [];
 }
 
 /** Passages a catalogue question's search asks for (it lists pages, so it looks wider). */
@@ -233,9 +278,18 @@ async function answer(req: TurnRequest, deps: TurnDeps, signal: AbortSignal, st:
   st.retrieval = await retrieve(req, deps, st.trigger.search, budget, picked, signal);
   const retrieval = st.retrieval;
   if (retrieval.rewriteNote) st.warnings.push(retrieval.rewriteNote);
+  if (retrieval.outline && retrieval.state === 'found') {
+    // The outline is the answer, built by code with or without a model: each line opens its page.
+    const outlined = outlineAnswer(retrieval.outline, req.language ? /^zh\b/i.test(req.language) : /\p{Script=Han}/u.test(req.message));
+    st.answer = outlined.text;
+    st.builtCitations = outlined.citations;
+    onToken(st.answer);
+    return;
+  }
   if (retrieval.catalogue !== undefined && retrieval.state === 'found') {
     // The list of pages is the answer, built by code with or without a model: each entry opens its passage.
-    const listed = catalogueAnswer(retrieval.catalogue, retrieval.passages, req.language ? /^zh\b/i.test(req.language) : /\p{Script=Han}/u.test(req.message));
+    const zh = req.language ? /^zh\b/i.test(req.language) : /\p{Script=Han}/u.test(req.message);
+    const listed = catalogueAnswer(retrieval.catalogue.topic, retrieval.passages, zh, retrieval.catalogue.counted);
     st.answer = listed.text;
     st.builtCitations = listed.citations;
     onToken(st.answer);

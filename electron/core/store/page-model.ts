@@ -37,3 +37,7 @@ export interface PageSpan {
  * never names a folder on disk. Indexing leaves these documents alone; listings mark them generated.
  */
 export const DIGEST_FOLDER = 'sift:digests';
+
+/** The address of the knowledge-base overview Sift writes from the page digests (chat quotes it for questions
+ *  about the whole knowledge base; digests/ writes it). */
+export const DIGEST_OVERVIEW_PATH = 'wiki/_digest/overview.md';

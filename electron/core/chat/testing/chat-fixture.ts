@@ -68,7 +68,7 @@ let modelDir: string | null = null;
 
 /**
  * Start a bench. `chat` overrides chat settings (e.g. short timeouts); `ollamaDown` points at a closed port;
- * `docs` replaces the knowledge base's documents (default {@link DOCS}).
+ * `docs` replaces the knowledge base's documents (default {@link DOCS}; a name may hold folders).
  */
 export async function startChatBench(
   options: { chat?: SiftConfig['chat']; ollamaDown?: boolean; docs?: Record<string, string>; provider?: BenchProvider } = {},
@@ -79,7 +79,11 @@ export async function startChatBench(
   }
   const dataDir = tempDir();
   const docs = tempDir();
-  for (const [name, text] of Object.entries(options.docs ?? DOCS)) fs.writeFileSync(path.join(docs, name), text);
+  for (const [name, text] of Object.entries(options.docs ?? DOCS)) {
+    // A name may hold folders (`guides/setup.md`).
+    fs.mkdirSync(path.dirname(path.join(docs, name)), { recursive: true });
+    fs.writeFileSync(path.join(docs, name), text);
+  }
   const ollama = await startMockOllama();
   const openai = options.provider === 'openai' ? await startMockOpenAi() : null;
   const host = options.ollamaDown && !openai ? 'http://127.0.0.1:9' : ollama.url;
