@@ -31,6 +31,9 @@ export interface KeywordTerms {
   /** Terms that are function words (English, Chinese, and bigrams made with Chinese ones): left out
    *  when the query has other terms. */
   weak: string[];
+  /** Parts standing in for an identifier the knowledge base does not hold (`ln` of `dLNs`): they add to
+   *  the scores of candidates other terms choose, and choose only when nothing else can. */
+  partial: string[];
 }
 
 /** Compounds whose phrase is looked up per query, at most (each is a LIMIT 1 search inside one statement). */
@@ -65,13 +68,14 @@ export function keywordTerms(db: Database.Database, query: string): KeywordTerms
   const last = lastTerms.get(db);
   if (last && last.key === key) return last.terms;
   const terms = new Set<string>();
+  const partial = new Set<string>();
   const names = new Set<string>();
   const missing: { text: string; at: number }[] = [];
   const compounds = new Map<string, { text: string; phrase: string[]; at: number }>();
   words.forEach((word, at) => {
     const held = !word.identifier || stats.df(word.term) > 0;
     if (held || word.parts.length === 0) terms.add(word.term);
-    if (!held) for (const part of word.parts) terms.add(part);
+    if (!held) for (const part of word.parts) if (!terms.has(part)) terms.add(part), partial.add(part);
     const { compound } = word;
     if (!compound) {
       if (!held) missing.push({ text: word.text, at });
@@ -86,7 +90,7 @@ export function keywordTerms(db: Database.Database, query: string): KeywordTerms
   const noExactMatch = missing.sort((a, b) => a.at - b.at).map((m) => m.text);
   const chinese = chineseFunctionTerms(query);
   const weak = [...terms].filter((t) => FUNCTION_TERMS.has(t) || chinese.has(t));
-  const result = { terms: [...terms], names: [...names], noExactMatch, weak };
+  const result = { terms: [...terms], names: [...names], noExactMatch, weak, partial: [...partial] };
   lastTerms.set(db, { key, terms: result });
   return result;
 }
@@ -178,6 +182,9 @@ export interface StageTerms {
   /** Terms that only add to the scores of the chunks the choosing terms find. */
   scoring: string[];
   names: string[];
+  /** Parts standing in for an identifier the knowledge base lacks, beside whole terms: a chunk they
+   *  choose without any whole term weighs PARTIAL_WEIGHT (see keyword.ts). */
+  partial: string[];
 }
 
 /**
@@ -204,10 +211,18 @@ function distinctive(found: KeywordTerms, stats: TermStats, from: number): strin
 export function stageTerms(db: Database.Database, found: KeywordTerms, from = COMMON_TERMS_FROM): StageTerms {
   const stats = termStats(db, found.terms);
   const terms = distinctive(found, stats, from);
-  if (stats.chunks < from) return { choosing: terms, scoring: [], names: found.names };
+  const partial = new Set(found.partial);
+  const whole = terms.filter((t) => !partial.has(t));
+  if (whole.length === 0 || whole.length === terms.length) return byShare(terms, [], stats, from, found.names);
+  return byShare(whole, terms.filter((t) => partial.has(t)), stats, from, found.names);
+}
+
+/** `terms` split by how common they are (see SCORING_ONLY_SHARE), with `partial` beside them. */
+function byShare(terms: string[], partial: string[], stats: TermStats, from: number, names: string[]): StageTerms {
+  if (stats.chunks < from) return { choosing: terms, scoring: [], names, partial };
   const scoring = terms.filter((t) => stats.df(t) > stats.chunks * SCORING_ONLY_SHARE);
-  if (scoring.length === terms.length) return { choosing: terms, scoring: [], names: found.names };
-  return { choosing: terms.filter((t) => !scoring.includes(t)), scoring, names: found.names };
+  if (scoring.length === terms.length) return { choosing: terms, scoring: [], names, partial };
+  return { choosing: terms.filter((t) => !scoring.includes(t)), scoring, names, partial };
 }
 
 /** True when a query term occurs in the page's title tokens (the hit reason "title"). */

@@ -86,14 +86,14 @@ const PART_NOTES = [
 describe('identifiers: the whole form first, and saying when it is absent', () => {
   it('searches only the whole identifier when the knowledge base holds it', () => {
     const db = kbOf([...PART_NOTES, 'the gateway answers E_CONN_RESET when idle links close']);
-    expect(keywordTerms(db, 'E_CONN_RESET')).toEqual({ terms: ['e_conn_reset'], names: [], noExactMatch: [], weak: [] });
+    expect(keywordTerms(db, 'E_CONN_RESET')).toEqual({ terms: ['e_conn_reset'], names: [], noExactMatch: [], weak: [], partial: [] });
     const hits = keywordSearch(db, 'E_CONN_RESET', 10, null);
     expect(hits.map((h) => h.chunkId)).toEqual([4]);
   });
 
   it('falls back to its parts, never single letters, and names the identifier when it is absent', () => {
     const db = kbOf(PART_NOTES);
-    expect(keywordTerms(db, 'what is E_CONN_RESET')).toEqual({ terms: ['what', 'is', 'conn', 'reset'], names: [], noExactMatch: ['E_CONN_RESET'], weak: ['what', 'is'] });
+    expect(keywordTerms(db, 'what is E_CONN_RESET')).toEqual({ terms: ['what', 'is', 'conn', 'reset'], names: [], noExactMatch: ['E_CONN_RESET'], weak: ['what', 'is'], partial: ['conn', 'reset'] });
     // The "e" of "e.g." no longer matches: only the notes with "reset" and "conn" are found.
     const found = keywordSearch(db, 'E_CONN_RESET', 10, null).map((h) => h.chunkId).sort();
     expect(found).toEqual([1, 3]);
@@ -112,7 +112,7 @@ describe('hyphenated words: searched by their words, like plain BM25', () => {
 
   it('finds the word written with a space as well as with the hyphen, and names nothing as absent', () => {
     const db = kbOf(CELLS);
-    expect(keywordTerms(db, 'T-cell')).toEqual({ terms: ['t', 'cell'], names: ['t-cell'], noExactMatch: [], weak: [] });
+    expect(keywordTerms(db, 'T-cell')).toEqual({ terms: ['t', 'cell'], names: ['t-cell'], noExactMatch: [], weak: [], partial: [] });
     const top = keywordSearch(db, 'T-cell', 10, null).map((h) => h.chunkId);
     expect(top.slice(0, 2).sort()).toEqual([1, 2]);
     expect(top).toContain(3);
@@ -150,7 +150,7 @@ describe('hyphenated words: searched by their words, like plain BM25', () => {
 
   it('keeps codes joined by other characters whole', () => {
     const db = kbOf(['set v1.2-beta in the config', 'beta testers']);
-    expect(keywordTerms(db, 'v1.2-beta')).toEqual({ terms: ['v1.2-beta'], names: [], noExactMatch: [], weak: [] });
+    expect(keywordTerms(db, 'v1.2-beta')).toEqual({ terms: ['v1.2-beta'], names: [], noExactMatch: [], weak: [], partial: [] });
     expect(keywordSearch(db, 'v1.2-beta', 10, null).map((h) => h.chunkId)).toEqual([1]);
   });
 });

@@ -72,18 +72,45 @@ interface SectionScore {
   text: number;
 }
 
+/** A MATCH expression and the weight of the rows it finds. */
+interface Expression {
+  match: string;
+  weight: number;
+}
+
+/** Weight of a row that only the parts of an identifier the knowledge base lacks find (`ln` of `dLNs`,
+ *  `mi` of `mis-capped`, which then matches miRNA's camelCase part), beside whole terms of the query. */
+export const PARTIAL_WEIGHT = 0.5;
+
+/** `choose` alone, or split into the rows that also hold a `scoring` term and those that do not. */
+const split = (choose: string, scoring: string | null): string[] => (scoring ? [`(${choose}) AND (${scoring})`, `(${choose}) NOT (${scoring})`] : [choose]);
+
 /**
  * The MATCH expressions that together find every row holding a choosing term (or name), each scored
  * over all the terms: one when no term is scoring-only, else the rows that also hold a scoring term
  * and those that do not. bm25 is a sum over the query's phrases, so a row's score is the same in
- * either expression as in the plain OR of all terms.
+ * either expression as in the plain OR of all terms. Rows that only an identifier's parts find
+ * (`partial`, beside whole terms) come from one expression of their own and weigh PARTIAL_WEIGHT of
+ * what the parts score; a row with a whole term gets its parts' scores in full.
  */
-function expressions(t: StageTerms, withNames: boolean): string[] {
-  const choosing = matchExpression(t.choosing, withNames ? t.names : []);
-  const scoring = matchExpression(t.scoring);
-  if (!choosing) return scoring ? [scoring] : [];
-  if (!scoring) return [choosing];
-  return [`(${choosing}) AND (${scoring})`, `(${choosing}) NOT (${scoring})`];
+function expressions(t: StageTerms, withNames: boolean): Expression[] {
+  const whole = matchExpression(t.choosing, withNames ? t.names : []);
+  const partial = matchExpression(t.partial);
+  const full = (list: string[]) => list.map((match) => ({ match, weight: 1 }));
+  if (!whole) {
+    if (partial) return full(split(partial, matchExpression(t.scoring)));
+    const scoring = matchExpression(t.scoring);
+    return scoring ? full([scoring]) : [];
+  }
+  const out = full(split(whole, matchExpression([...t.scoring, ...t.partial])));
+  // One expression, unsplit: a row only parts find weighs PARTIAL_WEIGHT of its parts' scores alone.
+  if (partial) out.push({ match: `(${partial}) NOT (${whole})`, weight: PARTIAL_WEIGHT });
+  return out;
+}
+
+/** Rows of one expression with its weight applied to their scores. */
+function weighted<T extends { score: number; text: number }>(rows: T[], weight: number): T[] {
+  return weight === 1 ? rows : rows.map((r) => ({ ...r, score: r.score * weight, text: r.text * weight }));
 }
 
 /** The best `count` of rows found by several expressions, by `score` (then id). */
@@ -113,7 +140,7 @@ export function keywordSearch(
   if (chunkMatches.length === 0) return [];
   const weight = options.sectionWeight ?? SECTION_WEIGHT;
   const count = limit * (options.candidateFactor ?? CANDIDATE_FACTOR);
-  const hits = bestOf(chunkMatches.map((m) => bestChunks(db, m, count, pageIds)), count, (h) => h.chunkId);
+  const hits = bestOf(chunkMatches.map((m) => weighted(bestChunks(db, m.match, count, pageIds), m.weight)), count, (h) => h.chunkId);
   // Section evidence is the text's: names are searched in titles and paths only (see KeywordTerms).
   const sectionMatches = weight === 0 ? [] : expressions(terms, false);
   const sections = bestSectionsOf(db, sectionMatches, limit * (options.sectionFactor ?? SECTIONS_PER_RESULT), pageIds, options);
@@ -121,7 +148,7 @@ export function keywordSearch(
     const section = sections.get(hit.sectionId);
     return { ...hit, score: hit.score + weight * (section?.score ?? 0), text: hit.text + weight * (section?.text ?? 0), own: 0 };
   });
-  const allTerms = [...terms.choosing, ...terms.scoring];
+  const allTerms = [...terms.choosing, ...terms.scoring, ...terms.partial];
   const ranked = options.textOrdersPage ?? true ? textOrdersPages(db, allTerms, scored) : scored;
   return ranked
     .map(({ chunkId, score }) => ({ chunkId, score }))
@@ -149,13 +176,13 @@ function bestChunks(db: Database.Database, match: string, count: number, pageIds
 /** The best `count` sections for the expressions: section id → bm25 with the title and of the text alone (positive). */
 function bestSectionsOf(
   db: Database.Database,
-  matches: string[],
+  matches: Expression[],
   count: number,
   pageIds: number[] | null,
   options: KeywordOptions,
 ): Map<number, SectionScore> {
   const titleWeight = options.sectionTitleWeight ?? SECTION_TITLE_WEIGHT;
-  const lists = matches.map((m) => bestSections(db, m, count, pageIds, titleWeight));
+  const lists = matches.map((m) => weighted(bestSections(db, m.match, count, pageIds, titleWeight), m.weight));
   return new Map(bestOf(lists, count, (s) => s.id).map((s) => [s.id, { score: s.score, text: s.text }]));
 }
 

@@ -47,7 +47,9 @@ describe('statements per search', () => {
       expect(s.total).toBe(s.keyword + s.vector + s.other);
     }
     expect(long.total).toBeLessThanOrEqual(30);
-    expect(long.keyword).toBeLessThanOrEqual(short.keyword + 2);
+    // The long query names identifiers the knowledge base lacks: their parts choose in an expression of
+    // their own (weighed less) and split the whole terms' expression, in each of the two keyword stages.
+    expect(long.keyword).toBeLessThanOrEqual(short.keyword + 4);
     expect(long.other).toBeLessThanOrEqual(short.other + 2);
     expect(long.vector).toBe(short.vector);
   });
