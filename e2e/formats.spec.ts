@@ -135,6 +135,13 @@ test('a cited slide opens as "Slide 2" with its words highlighted and its speake
   await expect(pane.getByRole('region', { name: 'Slide 1' })).not.toHaveAttribute('aria-current', 'true');
   await expect(pane.getByText('Passage from slide 2.')).toBeVisible();
   await snap(page, testInfo, 'slide-cited');
+  // The chip's preview and the table of found passages say where the passage is too.
+  const answer = lastAnswer(page);
+  const number = await answer.locator('.reference').filter({ hasText: 'slide 2 · Harbour project' }).first().locator('.reference-number').textContent();
+  await answer.getByRole('button', { name: `Citation ${number}: Roadmap 路线图` }).first().hover();
+  await expect(page.getByRole('tooltip')).toContainText('slide 2 · Harbour project');
+  await answer.getByText('Why these passages were found').click();
+  await expect(answer.locator('.why-found-where', { hasText: /^slide 2 · Harbour project$/ }).first()).toBeVisible();
 });
 
 test('a cited chapter opens as "Chapter 2" with its heading path', async ({ page }, testInfo) => {
