@@ -173,6 +173,9 @@ test('in Chinese: the references say 工作表 and 第 N 行, the table and slid
   await expect(table.locator('tr[aria-current="true"]').filter({ hasText: 'Zanzibar' })).toBeInViewport();
   await expect(pane.locator('.passage-note')).toContainText(/^引用了工作表“销售”的第 [\d,]+–[\d,]+ 行。/);
   await snap(page, testInfo, 'zh-sheet-cited-rows');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await snap(page, testInfo, 'zh-sheet-cited-rows-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
 
   await page.getByRole('tab', { name: '页面' }).click();
   await page.getByRole('navigation', { name: '页面' }).getByRole('button', { name: /Roadmap 路线图/ }).click();
@@ -180,4 +183,6 @@ test('in Chinese: the references say 工作表 and 第 N 行, the table and slid
   await expect(text.getByRole('region', { name: '第 2 张幻灯片' }).getByRole('complementary', { name: '演讲者备注' })).toContainText('ferry');
   await expect(page.getByText(/ · 3 张幻灯片$/)).toBeVisible();
   await snap(page, testInfo, 'zh-slides-page');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await snap(page, testInfo, 'zh-slides-page-dark');
 });
