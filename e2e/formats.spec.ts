@@ -2,7 +2,7 @@
  * Spreadsheets, slide decks and e-books in the browser UI against the real core (issue #26 items 2-4):
  * the files are written in the test (xlsx by SheetJS, pptx and epub zipped by the parser tests' builders),
  * indexed through the app, found by a question, and opened from the references. A sheet shows as a table
- * with the cited rows highlighted and in view (only a window of its 3,000 rows rendered), a deck as
+ * with the cited rows highlighted and in view (only a window of its 10,000 rows rendered), a deck as
  * labelled slides with speaker notes apart, a book as labelled chapters.
  */
 import fs from 'node:fs';
@@ -14,8 +14,8 @@ import { buildEpub, buildPptx } from '../electron/core/ingest/parse/fixtures-pac
 import { expect, test } from './fixtures';
 import { addFolderAndIndex, ask, createKb, invokeCore, lastAnswer, showScreen, snap, waitTurnEnded } from './helpers';
 
-/** Data rows of the big sheet; the one about Zanzibar is spreadsheet row 2,400. */
-const ROWS = 3000;
+/** Data rows of the big sheet (10,000: it must open without freezing the UI); the one about Zanzibar is spreadsheet row 2,400. */
+const ROWS = 10_000;
 const ZANZIBAR_ROW = 2400;
 
 async function writeFolder(dir: string): Promise<void> {
@@ -87,13 +87,15 @@ test('a cited spreadsheet row opens in its table, highlighted and in view, the b
   await expect(zanzibar).toBeInViewport();
   await expect(cited.first()).toBeInViewport();
   await expect(pane.locator('.passage-note')).toContainText(/^Cited rows [\d,]+–[\d,]+ of sheet “销售”\./);
-  // Only a window of the 3,000 rows is in the page, with the ways to see more.
+  // Only a window of the 10,000 rows is in the page, with the ways to see more.
   expect(await table.locator('tbody tr').count()).toBeLessThanOrEqual(202);
   await expect(table.getByRole('button', { name: 'Show 200 earlier rows' })).toBeVisible();
   await expect(table.getByRole('button', { name: 'Show 200 more rows' })).toBeVisible();
   await snap(page, testInfo, 'sheet-cited-rows');
 
-  await table.getByRole('button', { name: 'Show 200 more rows' }).click();
+  // Keyboard: the buttons are in the tab order and work with Enter.
+  await table.getByRole('button', { name: 'Show 200 more rows' }).focus();
+  await page.keyboard.press('Enter');
   expect(await table.locator('tbody tr').count()).toBeGreaterThan(300);
   await expect(zanzibar).toHaveCount(1);
   // The other sheet is a table of its own.
@@ -135,6 +137,13 @@ test('a cited slide opens as "Slide 2" with its words highlighted and its speake
   await expect(pane.getByRole('region', { name: 'Slide 1' })).not.toHaveAttribute('aria-current', 'true');
   await expect(pane.getByText('Passage from slide 2.')).toBeVisible();
   await snap(page, testInfo, 'slide-cited');
+  // The chip's preview and the table of found passages say where the passage is too.
+  const answer = lastAnswer(page);
+  const number = await answer.locator('.reference').filter({ hasText: 'slide 2 · Harbour project' }).first().locator('.reference-number').textContent();
+  await answer.getByRole('button', { name: `Citation ${number}: Roadmap 路线图` }).first().hover();
+  await expect(page.getByRole('tooltip')).toContainText('slide 2 · Harbour project');
+  await answer.getByText('Why these passages were found').click();
+  await expect(answer.locator('.why-found-where', { hasText: /^slide 2 · Harbour project$/ }).first()).toBeVisible();
 });
 
 test('a cited chapter opens as "Chapter 2" with its heading path', async ({ page }, testInfo) => {
@@ -164,6 +173,9 @@ test('in Chinese: the references say 工作表 and 第 N 行, the table and slid
   await expect(table.locator('tr[aria-current="true"]').filter({ hasText: 'Zanzibar' })).toBeInViewport();
   await expect(pane.locator('.passage-note')).toContainText(/^引用了工作表“销售”的第 [\d,]+–[\d,]+ 行。/);
   await snap(page, testInfo, 'zh-sheet-cited-rows');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await snap(page, testInfo, 'zh-sheet-cited-rows-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
 
   await page.getByRole('tab', { name: '页面' }).click();
   await page.getByRole('navigation', { name: '页面' }).getByRole('button', { name: /Roadmap 路线图/ }).click();
@@ -171,4 +183,6 @@ test('in Chinese: the references say 工作表 and 第 N 行, the table and slid
   await expect(text.getByRole('region', { name: '第 2 张幻灯片' }).getByRole('complementary', { name: '演讲者备注' })).toContainText('ferry');
   await expect(page.getByText(/ · 3 张幻灯片$/)).toBeVisible();
   await snap(page, testInfo, 'zh-slides-page');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await snap(page, testInfo, 'zh-slides-page-dark');
 });

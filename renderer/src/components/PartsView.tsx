@@ -60,10 +60,11 @@ export function PartsView({ page, target }: { page: PageDetail; target: PageTarg
     while (k < parts.length && parts[k]!.end <= s.start) k++;
     if (k < parts.length && parts[k]!.start <= s.start) byPart[k]!.push(s);
   }
-  const cited = span ? partAt(parts, span.start) : null;
+  // The part the passage starts in (or, starting between parts, the first it reaches).
+  const cited = span ? (partAt(parts, span.start) ?? parts.find((p) => span.start < p.end && p.start < span.end) ?? null) : null;
   return (
     <>
-      {span && cited && <PartNote page={page} part={cited} offset={span.start} onShow={() => scrollToPassage(ref.current)} />}
+      {span && cited && <PartNote page={page} part={cited} offset={Math.max(span.start, cited.start)} onShow={() => scrollToPassage(ref.current)} />}
       <div ref={ref} className="page-text parts-view" aria-label={t('pages.text')} tabIndex={0}>
         {parts.map((part, i) => (
           <Part key={part.start} page={page} part={part} segments={byPart[i]!} current={!!span && span.start < part.end && part.start < span.end} />

@@ -184,6 +184,7 @@ function WhyFound({ turn }: { turn: TurnInfo }) {
                 {p.title}
                 {p.version && ' '}
                 <VersionBadge version={p.version} />
+                {whereOf(p, t) && <span className="why-found-where">{whereOf(p, t)}</span>}
               </td>
               <td>{reason[p.hitReason]}</td>
               <td>{figure(p.keywordRank)}</td>
