@@ -56,8 +56,10 @@ export type FileOutcome =
  * 5: no title from a level-1 heading after a lower one; licence/copyright/changelog files titled by folder;
  *    no chunk without words, none creeping towards a long whitespace run.
  * 6: csv and tsv files read as spreadsheets (issue #26), not as plain text.
+ * 7: (issue #25 item 8) .rst section titles as headings and title; scoped npm packages titled with their scope
+ *    (`@types/node`); HTML permalink anchors (`#`, `¶`, headerlink…) and copy buttons/widgets add no text.
  */
-export const PAGE_FORMAT = 6;
+export const PAGE_FORMAT = 7;
 
 const SKIP_REASONS = new Set(['binary', 'unsupported', 'too_large', 'empty']);
 
