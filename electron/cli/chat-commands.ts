@@ -1,5 +1,6 @@
 /** The CLI's chat command: `sift ask` streams an answer and prints its references. */
 import { randomUUID } from 'node:crypto';
+import { ReadableMarkdown } from '../../shared/markdown-text';
 import type { ChatMessage, Decision, Reference } from '../../shared/chat-models';
 import type { EventName } from '../../shared/contract';
 import type { ProviderSettings } from '../../shared/settings';
@@ -58,11 +59,14 @@ export const chatCommands: Record<string, Command> = {
       if (active.hosted && !flags.json) io.err(`(the passages go to ${active.name} at ${active.baseUrl}, off this machine)`);
       const turnId = randomUUID();
       const events: { event: EventName; payload: unknown }[] = [];
+      const readable = new ReadableMarkdown();
+      const show = (text: string) => text && (io.write ?? io.out)(text);
       const finished = new Promise<{ ok: boolean; message: ChatMessage | null; error?: string }>((resolve) => {
         sift.onEvent((event, payload) => {
           if ((payload as { turnId?: string }).turnId !== turnId) return;
           events.push({ event: event as EventName, payload });
-          if (event === 'answer.token' && !flags.json) (io.write ?? io.out)((payload as { text: string }).text);
+          // Markdown as a terminal shows it: escapes read, references decoded, code blocks as written.
+          if (event === 'answer.token' && !flags.json) show(readable.write((payload as { text: string }).text));
           if (event === 'search.failed' && !flags.json) io.err(`(search failed: ${(payload as { message: string }).message})`);
           if (event === 'answer.done') resolve({ ok: true, message: (payload as { message: ChatMessage }).message });
           if (event === 'answer.failed') {
@@ -78,6 +82,7 @@ export const chatCommands: Record<string, Command> = {
         io.out(JSON.stringify({ conversationId: sent.conversationId, answer: end.message?.content ?? '', citations: turn?.citations ?? [], references: turn?.references ?? [], decision: turn?.decision ?? null, status: turn?.status ?? 'failed', provider: turn?.provider ?? null, error: end.error ?? null, events }, null, 2));
         return end.ok ? 0 : 1;
       }
+      show(readable.end());
       io.out('');
       if (turn && turn.decision !== 'answered') io.out(`(${DECISION_NOTES[turn.decision]})`);
       if (turn?.references.length) io.out(`\nReferences:\n${turn.references.map(formatReference).join('\n')}`);

@@ -17,7 +17,7 @@ function passage(title: string, text: string): Passage {
 
 // Passages as search cuts them: inside code blocks, with markup and markers of their own.
 const NASTY = [
-  passage('zod', '  return schema.parse(data);\n}\n```\n\nparse throws a ZodError; safeParse returns { success }.'),
+  { ...passage('zod', '  return schema.parse(data);\n}\n```\n\nparse throws a ZodError; safeParse returns { success }.'), openFence: '```' },
   passage('safe', 'Use safeParse:\n\n```ts\nconst r = schema.safeParse(input);\nif (!r.success) log(r.error [3]);'),
   passage('html', '# Heading\n<div onclick="x()">raw</div> see [2] and [link](javascript:alert(1)) <b>'),
   passage('ticks', '`inline start, ~~strike, *star, _under_ and E_CONN_RESET, \\[9\\] and a trailing \\'),
@@ -47,14 +47,14 @@ describe('extractiveAnswer', () => {
     expect(found).toEqual(citations.map((c) => [c.markerStart, c.markerEnd, [c.number]]));
   });
 
-  it('renders each passage as plain text in its own list item, ending with its marker', () => {
+  it('renders each passage as plain text (a code block as a code block) in its own list item, ending with its marker', () => {
     const { text } = extractiveAnswer('safeParse vs parse', NASTY, 'Ollama is not reachable');
     const list = nodes(render(text)).find((n) => n.type === 'list');
     expect(list && 'children' in list ? list.children.length : 0).toBe(NASTY.length);
     const items = list && 'children' in list ? list.children : [];
     items.forEach((item, i) => {
       const kinds = new Set(nodes(item).map((n) => n.type));
-      for (const kind of ['code', 'inlineCode', 'html', 'heading', 'link', 'delete', 'emphasis', 'list']) {
+      for (const kind of ['inlineCode', 'html', 'heading', 'link', 'delete', 'emphasis', 'list']) {
         expect(kinds.has(kind as Nodes['type']), `${kind} in item ${i + 1}`).toBe(false);
       }
       const last = nodes(item).filter((n) => n.type === 'text').at(-1);
@@ -63,6 +63,27 @@ describe('extractiveAnswer', () => {
     // The words survive: escaping changes how text is read, not what it says.
     expect(text).toContain('parse throws a ZodError; safeParse returns { success }.');
     expect(text).toContain('E_CONN_RESET');
+    // Code stays code, its lines as written: the tail of the block the first passage starts in, the block the
+    // second opens (closed by the quote), the third's `~~~` block; their `[3]` and `[1]` are no citations.
+    const code = items.map((item) => nodes(item).filter((n) => n.type === 'code').map((n) => ('value' in n ? n.value : '')));
+    expect(code).toEqual([
+      ['  return schema.parse(data);\n}'],
+      ['const r = schema.safeParse(input);\nif (!r.success) log(r.error [3]);'],
+      [],
+      [],
+      ['unclosed [1]\n\n# Not a heading'],
+    ]);
+  });
+
+  it('reads a Markdown passage as its reader would: references decoded, escapes read, code as a block', () => {
+    const guide = passage('guide', 'The **safeParse** method&nbsp;returns a result &amp; never throws \\*ever\\*:\n\n```js\nconst r = schema.safeParse(input);\n```\n\nThen check `r.success`.');
+    const { text, citations } = extractiveAnswer('safeParse', [guide], 'Ollama is not reachable', { language: 'en' });
+    expect(text).toContain('1. **guide** — The \\*\\*safeParse\\*\\* method returns a result \\& never throws \\*ever\\*:\n\n   ```js\n   const r = schema.safeParse(input);\n   ```\n\n   Then check \\`r.success\\`. [1]');
+    expect(text).not.toContain('nbsp');
+    expect(parseCitationMarkers(text).map((m) => [m.start, m.numbers])).toEqual(citations.map((c) => [c.markerStart, [c.number]]));
+    // A plain-text page is quoted as it is, on one line.
+    const plain = { ...passage('notes', 'a &amp; b\n```\ncode\n```'), pagePath: 'wiki/notes.txt' };
+    expect(extractiveAnswer('a', [plain], 'down', { language: 'en' }).text).toContain('1. **notes** — a \\&amp; b \\`\\`\\` code \\`\\`\\` [1]');
   });
 
   it('keeps a URL in the reason from running into the Chinese text after it', () => {

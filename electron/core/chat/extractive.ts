@@ -3,7 +3,7 @@
  * one clear sentence on why and how to start a model. Search still works without Ollama.
  */
 import type { Citation } from '../../../shared/chat-models';
-import { quoteInline, withoutHeadingMarks } from '../../../shared/markdown-text';
+import { decodeEntities, quoteInline, withoutHeadingMarks } from '../../../shared/markdown-text';
 import type { Passage } from '../../../shared/models';
 
 /** An extractive answer and its citations, one per passage, built with the text rather than parsed from it. */
@@ -78,14 +78,85 @@ export function extractiveAnswer(
   const citations: Citation[] = [];
   passages.forEach((p, i) => {
     const number = i + 1;
-    const from = p.focus ?? 0;
-    const quote = `${from > 0 ? '…' : ''}${quoteInline(withoutHeadingMarks(p.text.slice(from)), QUOTE_MAX)}`;
-    text += `${i > 0 ? '\n' : ''}${number}. **${quoteInline(p.title)}** — ${quote} `;
+    const quote = quoteOf(p);
+    text += `${i > 0 ? '\n' : ''}${number}. **${quoteInline(p.title)}**${quote.text.startsWith('\n') ? '' : ' — '}${quote.text}${quote.endsInCode ? '\n\n   ' : ' '}`;
     const markerStart = text.length;
     text += `[${number}]`;
     citations.push({ number, valid: true, markerStart, markerEnd: text.length, quote: null, quoteVerified: null });
   });
   return { text, citations, passages };
+}
+
+/** Lines of one code block quoted at most. */
+const CODE_LINES = 15;
+const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
+/** Backslash escapes of Markdown source (`\*` is a literal star). */
+const SOURCE_ESCAPE = /\\([!-/:-@[-`{-~])/g;
+
+/** One part of a quote: prose, or a fenced code block's lines. */
+type QuotePart = { kind: 'prose'; text: string } | { kind: 'code'; fence: string; info: string; lines: string[] };
+
+/** The parts of a Markdown passage from `from`, inside the fence `open` when it starts in a code block. */
+function partsOf(text: string, open: string | null): QuotePart[] {
+  const parts: QuotePart[] = [];
+  let code: Extract<QuotePart, { kind: 'code' }> | null = open ? { kind: 'code', fence: open, info: '', lines: [] } : null;
+  if (code) parts.push(code);
+  let prose: string[] = [];
+  const endProse = () => {
+    if (prose.join('').trim() !== '') parts.push({ kind: 'prose', text: prose.join('\n') });
+    prose = [];
+  };
+  for (const line of text.split('\n')) {
+    const fence = FENCE_LINE.exec(line);
+    if (code) {
+      if (fence && fence[1]![0] === code.fence[0] && fence[1]!.length >= code.fence.length && fence[2]!.trim() === '') code = null;
+      else code.lines.push(line);
+    } else if (fence && !(fence[1]![0] === '`' && fence[2]!.includes('`'))) {
+      endProse();
+      code = { kind: 'code', fence: fence[1]!, info: fence[2]!.trim(), lines: [] };
+      parts.push(code);
+    } else prose.push(line);
+  }
+  endProse();
+  return parts.filter((p) => p.kind === 'prose' || p.lines.some((l) => l.trim() !== ''));
+}
+
+/**
+ * How a passage is quoted: from its focus, at most QUOTE_MAX characters. Prose is one escaped line (see
+ * quoteInline), with a Markdown page's own escapes and character references read (`&nbsp;` is a space, not
+ * the text `&nbsp;`); a fenced code block of a Markdown page stays a code block, inside the list item, with
+ * its lines as written (at most CODE_LINES), so code reads as code in the app and in a terminal.
+ */
+function quoteOf(p: Passage): { text: string; endsInCode: boolean } {
+  const from = p.focus ?? 0;
+  const lead = from > 0 ? '…' : '';
+  const markdown = /\.(?:md|markdown|mdx)$/i.test(p.pagePath) || p.openFence !== undefined;
+  if (!markdown) return { text: `${lead}${quoteInline(withoutHeadingMarks(p.text.slice(from)), QUOTE_MAX)}`, endsInCode: false };
+  let budget = QUOTE_MAX;
+  let out = '';
+  let endsInCode = false;
+  for (const part of partsOf(p.text.slice(from), p.openFence ?? null)) {
+    if (budget <= 0) break;
+    if (part.kind === 'prose') {
+      const readable = decodeEntities(withoutHeadingMarks(part.text).replace(SOURCE_ESCAPE, '$1')).replace(/\s+/g, ' ').trim();
+      const quoted = quoteInline(readable, budget);
+      out += out === '' ? `${lead}${quoted}` : `\n\n   ${quoted}`;
+      budget -= readable.length;
+      endsInCode = false;
+    } else {
+      const lines: string[] = [];
+      for (const line of part.lines.slice(0, CODE_LINES)) {
+        if (budget <= 0) break;
+        lines.push(line);
+        budget -= line.length + 1;
+      }
+      while (lines.length > 0 && lines.at(-1)!.trim() === '') lines.pop();
+      const body = lines.map((l) => (l === '' ? '' : `   ${l}`)).join('\n');
+      out += `\n\n   ${part.fence}${part.info}\n${body}\n   ${part.fence}`;
+      endsInCode = true;
+    }
+  }
+  return { text: out, endsInCode };
 }
 
 /** The reasons the turn gives for having no model (turn.ts), in Chinese; any other reason as it is. */

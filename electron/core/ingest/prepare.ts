@@ -56,8 +56,10 @@ export type FileOutcome =
  * 5: no title from a level-1 heading after a lower one; licence/copyright/changelog files titled by folder;
  *    no chunk without words, none creeping towards a long whitespace run.
  * 6: csv and tsv files read as spreadsheets (issue #26), not as plain text.
+ * 7: (issue #25 item 8) .rst section titles as headings and title; scoped npm packages titled with their scope
+ *    (`@types/node`); HTML permalink anchors (`#`, `¶`, headerlink…) and copy buttons/widgets add no text.
  */
-export const PAGE_FORMAT = 6;
+export const PAGE_FORMAT = 7;
 
 const SKIP_REASONS = new Set(['binary', 'unsupported', 'too_large', 'empty']);
 
@@ -80,17 +82,26 @@ const SHARED_NAME = /^(?:copyright|copying|licen[cs]e|changelog|changes|history|
 
 /**
  * The title of a page whose file names none: the file name without its extension; for a README
- * or index file its folder's name (the knowledge-base folder's own name at the top level); for a
- * licence, copyright or changelog file the folder's name before the file's.
+ * or index file its folder's name (the knowledge-base folder's own name at the top level; a scoped npm
+ * package's with its scope, `@types/node`); for a licence, copyright or changelog file the folder's name
+ * before the file's.
  */
 export function titleFromFileName(folder: string, relPath: string): string {
   const base = path.basename(relPath);
   const stem = base.replace(/\.[^.]+$/, '') || relPath;
-  const parent = path.basename(path.dirname(relPath));
-  const named = parent && parent !== '.' ? parent : path.basename(folder);
+  const dir = path.dirname(relPath);
+  // The folder that names the file, as a path: inside the knowledge-base folder, else the folder itself.
+  const where = dir && dir !== '.' ? dir : folder;
+  const named = withScope(path.basename(where), path.basename(path.dirname(where)));
   if (NAMED_BY_FOLDER.test(base) && named) return named;
   if (SHARED_NAME.test(base) && named) return `${named} ${stem}`;
   return stem;
+}
+
+/** A scoped npm package is named with its scope: `node_modules/@types/node/README.md` is `@types/node`
+ *  (there are dozens of `node`, `react`… pages otherwise, one per scope). */
+function withScope(name: string, parent: string): string {
+  return name && /^@[\w.-]+$/.test(parent) ? `${parent}/${name}` : name;
 }
 
 /** Read and prepare one file. Never throws for a bad file: the problem is the outcome. */

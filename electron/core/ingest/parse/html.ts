@@ -86,13 +86,64 @@ function element(node: Element, writer: TextWriter): void {
   if (DROPPED.has(name) || 'hidden' in node.attribs || isPageChrome(node)) return;
   if (name === 'br') return writer.lineBreak();
   const level = /^h([1-6])$/.exec(name)?.[1];
-  if (level) return writer.heading(Number(level), DomUtils.textContent(node));
-  if (name === 'pre') return writer.preformatted(DomUtils.textContent(node));
+  if (isWidget(node)) return;
+  if (level) return writer.heading(Number(level), contentText(node));
+  if (name === 'pre') return writer.preformatted(contentText(node));
   if (name === 'td' || name === 'th') writer.separator(' | ');
   const block = BLOCKS.get(name);
   if (block) writer.boundary(block);
   walk(node.children, writer);
   if (block) writer.boundary(block);
+}
+
+/** What a permalink anchor shows: a mark, not words (`¶`, `#`, `§`, `🔗`, `⚓`, `¤`, `†`-like glyphs). */
+const PERMALINK_TEXT = /^[\s¶#§🔗⚓¤#\u{1F517}\uFE0F]*$/u;
+/** Classes of permalink anchors (Sphinx `headerlink`, markdown-it-anchor, Docusaurus `hash-link`, Node's `mark`…). */
+const PERMALINK_CLASS = /(?:^|\s)(?:headerlink|header-anchor|anchor|anchorjs-link|anchor-link|hash-link|heading-anchor|permalink|mark)(?:\s|$)/i;
+/** Words of the classes and tags of copy-to-clipboard widgets (`copy-button`, `clipboard-copy`, Sphinx's `copybtn`);
+ *  `copyright` is not one. */
+const COPY_WORDS = new Set(['copy', 'copied', 'clipboard', 'copybtn', 'copybutton', 'clippy']);
+
+function namesCopy(names: string): boolean {
+  return names.split(/[\s_-]+/).some((word) => COPY_WORDS.has(word.toLowerCase()));
+}
+/** Longest text a copy widget shows ("Copy", "Copy to clipboard", "Copied!"); longer is content. */
+const WIDGET_TEXT_MAX = 40;
+
+/**
+ * An element that is page furniture, not text: a `<button>`; a permalink anchor (a link whose whole text is
+ * a mark such as `¶` or `#`, or of a permalink class, pointing within the page); a copy-to-clipboard widget
+ * (a short element whose tag or class says copy/clipboard). Such text glued `File system#` onto headings and
+ * `}copy` onto code.
+ */
+function isWidget(node: Element): boolean {
+  if (node.name === 'button' || node.attribs.role === 'button') return true;
+  const cls = node.attribs.class ?? '';
+  if (node.name === 'a') {
+    const href = node.attribs.href ?? '';
+    const text = DomUtils.textContent(node);
+    const inPage = href === '' || href.startsWith('#');
+    if (inPage && (PERMALINK_TEXT.test(text) || PERMALINK_CLASS.test(cls))) return true;
+    return false;
+  }
+  if (node.name === 'pre' || node.name === 'code' || !(namesCopy(node.name) || namesCopy(cls))) return false;
+  // A wrapper around the code it copies is content.
+  const holdsCode = DomUtils.findOne((e) => e.name === 'pre' || e.name === 'code', node.children, true) !== null;
+  return !holdsCode && DomUtils.textContent(node).trim().length <= WIDGET_TEXT_MAX;
+}
+
+/** The text of an element without what is never text (scripts, styles) or only furniture (see isWidget). */
+function contentText(node: Element): string {
+  let out = '';
+  for (const child of node.children) {
+    if (isText(child)) out += child.data;
+    else if (isElement(child)) {
+      if (DROPPED.has(child.name) || isWidget(child)) continue;
+      if (child.name === 'br') out += '\n';
+      else out += contentText(child);
+    }
+  }
+  return out;
 }
 
 /** A `header`/`footer` outside any article, main or section: the site's banner or footer. */

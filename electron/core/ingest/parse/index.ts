@@ -11,6 +11,7 @@ import { baseName, extensionOf, isNotRead, kindOf } from './kinds';
 import { parseMarkdown } from './markdown';
 import { parseEpub } from './epub';
 import { parsePdf } from './pdf';
+import { rstHeadings } from './rst';
 import { parseSheet } from './sheet';
 import { parseSlides } from './slides';
 import { say } from '../../../../shared/said';
@@ -56,7 +57,9 @@ export async function parseFile(fileName: string, bytes: Buffer): Promise<Parsed
     }
     case 'text': {
       const { text, encoding } = decodeText(bytes);
-      return { ...blank('text', text), encoding };
+      // reStructuredText stays plain text; its section titles give the headings and the title.
+      const rst = extensionOf(fileName) === 'rst' ? rstHeadings(text) : null;
+      return { ...blank('text', text), ...(rst ? { headings: rst.headings, title: rst.title } : {}), encoding };
     }
     case 'code': {
       const { text, encoding } = decodeText(bytes);

@@ -112,7 +112,11 @@ describe('HTML page titles', () => {
 describe('titles from file names', () => {
   it.each([
     ['/kb/notes', 'zod/README.md', 'zod'],
-    ['/kb/notes', 'packages/@huggingface/transformers/readme.markdown', 'transformers'],
+    ['/kb/notes', 'packages/@huggingface/transformers/readme.markdown', '@huggingface/transformers'],
+    ['/kb/node_modules', '@types/node/README.md', '@types/node'],
+    ['/kb/node_modules/@types/react', 'README.md', '@types/react'],
+    ['/kb/node_modules', '@types/node/LICENSE', '@types/node LICENSE'],
+    ['/kb/notes', 'team@2024/README.md', 'team@2024'],
     ['/kb/notes', 'docs/index.html', 'docs'],
     ['/kb/better-sqlite3', 'README.md', 'better-sqlite3'],
     ['/kb/notes', 'README', 'notes'],
@@ -140,6 +144,8 @@ describe('prepareFile titles a README by its folder when it names nothing', () =
     ['bluebird/README.md', '# Introduction\n\nBluebird is a promise library.\n', 'bluebird'],
     ['zod/README.md', '<h1 align="center">Zod</h1>\n\n## Installation\n', 'Zod'],
     ['zustand/README.md', 'A small store.\n\n## First create a store\n\ntext\n\n# Recipes\n\ntext\n', 'zustand'],
+    ['@types/node/README.md', '# Installation\n> `npm install --save @types/node`\n\n# Summary\nThis package contains type definitions for node.\n', '@types/node'],
+    ['docs/json-module.rst', '.. _json:\n\nJSON encoder\n============\n\nText.\n', 'JSON encoder'],
     ['bc/copyright', 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\nUpstream-Name: bc\n', 'bc copyright'],
   ])('%s', async (relPath, source, title) => {
     fs.mkdirSync(path.join(root, path.dirname(relPath)), { recursive: true });
