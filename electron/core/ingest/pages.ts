@@ -24,6 +24,7 @@ interface PageRow extends Omit<PageSummary, 'generated'> {
   pdf_pages: string | null;
   language: string | null;
   encoding: string | null;
+  ocr: string | null;
 }
 
 /** One page with its text, headings, sections and chunk spans; `not_found` when there is none. */
@@ -31,7 +32,7 @@ export function getPage(db: Database.Database, path: string): PageDetail {
   const row = db
     .prepare(
       `SELECT p.id, p.path, p.title, p.kind, d.folder, d.rel_path AS relPath, p.text, p.metadata, p.headings, p.pdf_pages,
-              p.language, p.encoding, (SELECT count(*) FROM chunks c WHERE c.page_id = p.id) AS chunks,
+              p.language, p.encoding, p.ocr, (SELECT count(*) FROM chunks c WHERE c.page_id = p.id) AS chunks,
               d.folder = '${DIGEST_FOLDER}' AS generated
        FROM pages p JOIN documents d ON d.id = p.document_id WHERE p.path = ?`,
     )
@@ -68,5 +69,6 @@ export function getPage(db: Database.Database, path: string): PageDetail {
     encoding: row.encoding,
     sections: sections.map((s) => ({ index: s.idx, start: s.start, end: s.end, headingPath: JSON.parse(s.heading_path) as string[] })),
     chunkSpans: chunks.map((c) => ({ id: c.id, index: c.idx, start: c.start, end: c.end, hash: c.hash, embedded: c.embedded === 1 })),
+    ocr: row.ocr ? (JSON.parse(row.ocr) as PageDetail['ocr']) : null,
   };
 }

@@ -3,8 +3,15 @@
  * for BMP, which sharp's libvips cannot read), and the two geometric steps the models need (crop + bilinear
  * resize, half-turn rotation), written on plain typed arrays so they run the same in any thread.
  */
-import { ParseError } from '../ingest/types';
 import { say } from '../../../shared/said';
+
+/** Bytes that are not a readable image; the message says why (for the file's reason). */
+export class ImageDecodeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ImageDecodeError';
+  }
+}
 
 /** An image as 8-bit RGBA pixels, row after row. */
 export interface RgbaImage {
@@ -18,8 +25,8 @@ export const MAX_IMAGE_PIXELS = 100_000_000;
 
 /**
  * Decode an image file to RGBA. `ext` is the lower-case extension (`bmp` goes through canvas, the rest
- * through sharp, with EXIF orientation applied so a phone photo reads upright). Throws ParseError
- * `corrupt` with the decoder's reason when the bytes are not a readable image.
+ * through sharp, with EXIF orientation applied so a phone photo reads upright). Throws ImageDecodeError
+ * with the decoder's reason when the bytes are not a readable image.
  */
 export async function decodeImage(bytes: Uint8Array, ext: string): Promise<RgbaImage> {
   try {
@@ -33,7 +40,7 @@ export async function decodeImage(bytes: Uint8Array, ext: string): Promise<RgbaI
     return { data: new Uint8Array(data.buffer, data.byteOffset, data.byteLength), width: info.width, height: info.height };
   } catch (err) {
     const detail = err instanceof Error ? err.message : String(err);
-    throw new ParseError('corrupt', say('file.imageUnreadable', { detail }).text);
+    throw new ImageDecodeError(say('file.imageUnreadable', { detail }).text);
   }
 }
 
