@@ -130,6 +130,8 @@ export const PageSummary = z.object({
   chunks: z.number().int(),
   /** Written by Sift's model (a digest under `wiki/_digest/`), not read from a file. Default false. */
   generated: z.boolean().optional(),
+  /** Read by OCR: its mean confidence (0–1) and whether that is low ("low-confidence OCR"). Null or absent otherwise. */
+  ocr: z.object({ confidence: z.number(), lowConfidence: z.boolean() }).nullable().optional(),
 });
 export type PageSummary = z.infer<typeof PageSummary>;
 

@@ -6,16 +6,23 @@ import { DIGEST_FOLDER } from '../store/page-model';
 
 const SUMMARY = `
   SELECT p.path, p.title, p.kind, d.folder, d.rel_path AS relPath, length(p.text) AS chars,
-         (SELECT count(*) FROM chunks c WHERE c.page_id = p.id) AS chunks, d.folder = '${DIGEST_FOLDER}' AS generated
+         (SELECT count(*) FROM chunks c WHERE c.page_id = p.id) AS chunks, d.folder = '${DIGEST_FOLDER}' AS generated,
+         json_extract(p.ocr, '$.confidence') AS ocrConfidence, json_extract(p.ocr, '$.lowConfidence') AS ocrLow
   FROM pages p JOIN documents d ON d.id = p.document_id`;
 
-/** Every page of the knowledge base, ordered by path; `generated` marks the page digests Sift wrote. */
+type SummaryRow = Omit<PageSummary, 'generated' | 'ocr'> & { generated: number; ocrConfidence: number | null; ocrLow: number | null };
+
+/** Every page of the knowledge base, ordered by path; `generated` marks the page digests Sift wrote, `ocr` those OCR read. */
 export function listPages(db: Database.Database): PageSummary[] {
-  const rows = db.prepare(`${SUMMARY} ORDER BY p.path`).all() as (Omit<PageSummary, 'generated'> & { generated: number })[];
-  return rows.map((r) => ({ ...r, generated: r.generated === 1 }));
+  const rows = db.prepare(`${SUMMARY} ORDER BY p.path`).all() as SummaryRow[];
+  return rows.map(({ ocrConfidence, ocrLow, ...r }) => ({
+    ...r,
+    generated: r.generated === 1,
+    ocr: ocrConfidence === null ? null : { confidence: ocrConfidence, lowConfidence: ocrLow === 1 },
+  }));
 }
 
-interface PageRow extends Omit<PageSummary, 'generated'> {
+interface PageRow extends Omit<PageSummary, 'generated' | 'ocr'> {
   id: number;
   generated: number;
   text: string;
