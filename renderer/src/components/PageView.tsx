@@ -13,6 +13,7 @@ import { usePages, type PageTarget } from '../state/pages';
 import { Icon } from './Icon';
 import { MarkdownNodes } from './MarkdownNodes';
 import { Problem } from './Problem';
+import { ScanView, scanPageOf } from './ScanView';
 
 /** Props of {@link PageView}. */
 export interface PageViewProps {
@@ -112,6 +113,10 @@ function PageText({ page, target }: { page: PageDetail; target: PageTarget }) {
     // Without a passage, start at the top (a new page should not keep the old scroll).
     if (!scrollToPassage(textRef.current)) textRef.current?.scrollTo({ top: 0 });
   }, [page.path, target.nonce]);
+
+  // A page OCR read shows its image with the cited lines' boxes (ScanView), unless the passage is on a text-layer page.
+  const scan = scanPageOf(page, span);
+  if (scan) return <ScanView page={page} target={target} initial={scan} span={span} />;
 
   const className = markdown ? 'page-text page-md' : page.kind === 'code' ? 'page-text code' : 'page-text';
   return (
