@@ -283,6 +283,8 @@ export const en = {
     finished: ' · finished {{time}}',
     progress: 'Indexing progress',
     nowReading: 'Now reading',
+    ocrPage: 'OCR: page {{page, number}} of {{pages, number}}',
+    ocrEstimate: 'OCR: page {{page, number}} of {{pages, number}} · {{perPage, number}} s a page, about {{seconds, number}} s left',
     files: 'Files',
     pages: 'Pages',
     chunks: 'Chunks',

@@ -274,6 +274,8 @@ export const zhCN: Translation = {
     finished: ' · 完成于 {{time}}',
     progress: '索引进度',
     nowReading: '正在读取',
+    ocrPage: 'OCR：第 {{page, number}} 页，共 {{pages, number}} 页',
+    ocrEstimate: 'OCR：第 {{page, number}} 页，共 {{pages, number}} 页 · 每页 {{perPage, number}} 秒，约剩 {{seconds, number}} 秒',
     files: '文件',
     pages: '页面',
     chunks: '分块',
