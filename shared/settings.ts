@@ -150,6 +150,9 @@ export const Settings = z.object({
   hostedNoticeSeen: z.array(z.string()),
   /** Search enhancements: defaults and limits. Default {@link DEFAULT_ENHANCE_SETTINGS}. */
   enhance: EnhanceSettings.optional(),
+  /** Read images and PDF pages without a text layer with OCR (on this machine; about 1–2 s a page). Off: images
+   *  are listed as skipped, "OCR is off". Absent = true. */
+  ocr: z.boolean().optional(),
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -176,4 +179,5 @@ export const DEFAULT_SETTINGS: Settings = {
   kbProviders: {},
   hostedNoticeSeen: [],
   enhance: DEFAULT_ENHANCE_SETTINGS,
+  ocr: true,
 };

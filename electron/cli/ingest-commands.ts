@@ -12,6 +12,10 @@ export function formatSummary(s: IngestStatus): string {
     `embedded  ${s.chunksEmbedded} (${s.chunksEmbeddedThisRun} this run)${s.embeddingModel ? ` with ${s.embeddingModel}` : ''}`,
     `elapsed   ${(s.elapsedMs / 1000).toFixed(1)} s`,
   ];
+  if (s.ocr) {
+    const rate = s.ocr.secondsPerPage === null ? '' : ` (${s.ocr.secondsPerPage.toFixed(2)} s/page)`;
+    lines.push(`ocr       ${s.ocr.pagesRead} page(s) read${rate}, ${s.ocr.pagesCached} from the cache`);
+  }
   if (s.keywordOnly) lines.push(`keyword-only: ${s.keywordOnly}`);
   if (s.error) lines.push(`${s.state === 'cancelled' ? 'cancelled' : 'error'}: ${s.error}`);
   for (const p of s.problems) lines.push(`${p.status.padEnd(7)} ${p.relPath}: ${p.reason}`);
@@ -22,7 +26,29 @@ export function formatSummary(s: IngestStatus): string {
 function progressLine(s: IngestStatus): string {
   const files = `${s.filesDone}/${s.filesTotal} files`;
   const embed = s.state === 'embedding' ? `, ${s.chunksEmbedded}/${s.chunks} chunks embedded` : '';
-  return `${s.state}… ${files}${embed}${s.currentFile ? ` — ${s.currentFile}` : ''}`;
+  const ocr = s.ocr && s.ocr.page < s.ocr.pages ? `, OCR page ${s.ocr.page}/${s.ocr.pages}${left(s.ocr.remainingSeconds)}` : '';
+  return `${s.state}… ${files}${embed}${ocr}${s.currentFile ? ` — ${s.currentFile}` : ''}`;
+}
+
+function left(seconds: number | null): string {
+  return seconds === null ? '' : `, about ${seconds} s left`;
+}
+
+/**
+ * Say how long OCR of a file will take, once its first page is measured: its pages × the seconds per page (on
+ * stderr, terminal or not, for every file of more than one page, and for the first file OCR reads at all).
+ */
+function announceOcr(subscribe: (fn: (s: IngestStatus) => void) => () => void, kbId: string, err: (line: string) => void): () => void {
+  let told = new Set<string>();
+  let first = true;
+  return subscribe((s) => {
+    const o = s.kbId === kbId ? s.ocr : null;
+    if (!o || o.secondsPerPage === null || o.remainingSeconds === null || told.has(o.file) || (!first && o.pages < 2)) return;
+    told = told.add(o.file);
+    first = false;
+    const total = Math.round(o.pages * o.secondsPerPage);
+    err(`OCR: ${o.file}: ${o.pages} page(s) × ${o.secondsPerPage.toFixed(2)} s/page measured ≈ ${total} s (about ${o.remainingSeconds} s left)`);
+  });
 }
 
 /** Print progress to stderr while `kbId` indexes: an updating line on a terminal, nothing otherwise. */
@@ -48,7 +74,9 @@ export const ingestCommands: Record<string, Command> = {
       const kb = (await call(sift, 'kb.list', {})).find((k) => k.id === kbRef || k.name === kbRef);
       const subscribe = (fn: (s: IngestStatus) => void) => sift.onEvent((e, p) => e === 'ingest.progress' && fn(p as IngestStatus));
       const stopProgress = kb ? showProgress(subscribe, kb.id) : () => undefined;
+      const stopOcr = kb ? announceOcr(subscribe, kb.id, (line) => io.err(line)) : () => undefined;
       const status = await sift.ingest(kbRef!);
+      stopOcr();
       stopProgress();
       io.out(flags.json ? JSON.stringify(status, null, 2) : formatSummary(status));
       const empty = !flags.json && kb?.folderCount === 0 ? await emptyKbLine(sift, kbRef!) : null;
@@ -72,7 +100,7 @@ export const ingestCommands: Record<string, Command> = {
       const pages = await call(sift, 'pages.list', { kb: kb! });
       if (flags.json) return printJson(io, pages);
       if (pages.length === 0) io.out('No pages yet. Add a folder and run: sift ingest KB');
-      else io.out(table([['PATH', 'TITLE', 'KIND', 'CHUNKS'], ...pages.map((p) => [p.path, p.title, p.kind, String(p.chunks)])]));
+      else io.out(table([['PATH', 'TITLE', 'KIND', 'CHUNKS'], ...pages.map((p) => [p.path, p.title, kindCell(p.kind, p.ocr), String(p.chunks)])]));
       return 0;
     },
   },
@@ -102,12 +130,23 @@ export const ingestCommands: Record<string, Command> = {
   },
 };
 
+/** A page's kind, with its OCR confidence when OCR read it (`image, ocr 0.97`; `pdf, ocr 0.62 low-confidence`). */
+function kindCell(kind: string, ocr: { confidence: number; lowConfidence: boolean } | null | undefined): string {
+  return ocr ? `${kind}, ocr ${ocr.confidence.toFixed(2)}${ocr.lowConfidence ? ' low-confidence' : ''}` : kind;
+}
+
 const MANIFEST_HEAD = ['SOURCE', 'PAGE', 'STATUS', 'PARSER', 'ENCODING', 'BYTES', 'MODIFIED', 'SHA256', 'CHUNKS', 'VECTORS', 'VERSION'];
+
+/** The parser, and for OCR its model and confidence (`ocr pp-ocrv4-ch@1.4.2 0.97`). */
+function parserCell(r: ManifestRow): string {
+  if (!r.ocr) return r.parser ?? '-';
+  return `${r.parser} ${r.ocr.model} ${r.ocr.confidence.toFixed(2)}${r.ocr.lowConfidence ? ' low-confidence' : ''}`;
+}
 
 /** One manifest row as table cells; the hash is shortened (the JSON has it whole). */
 function manifestLine(r: ManifestRow): string[] {
   return [
-    r.sourcePath, r.page ?? '-', r.status === 'indexed' ? r.status : `${r.status}: ${r.reason ?? ''}`, r.parser ?? '-',
+    r.sourcePath, r.page ?? '-', r.status === 'indexed' ? r.status : `${r.status}: ${r.reason ?? ''}`, parserCell(r),
     r.encoding ?? '-', String(r.size), r.mtime.slice(0, 19).replace('T', ' '), r.sha256?.slice(0, 12) ?? '-',
     String(r.chunks), r.vectors === 'pending' ? `pending ${r.embeddedChunks}/${r.chunks}` : r.vectors,
     [r.version ?? '-', r.versionLabel].filter(Boolean).join(' '),

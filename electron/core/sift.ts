@@ -111,7 +111,11 @@ export function createSift(config: SiftConfig): Sift {
   const models = { dir: config.modelsDir ?? paths.models, downloadDir };
   const embedding = new EmbeddingService(() => live.embedding(), models, ctx.events);
   const ingestWorker = () => new URL('./ingest-worker-main.ts', import.meta.url);
-  const indexer = new Indexer(ctx, () => embedding.get(), ingestWorker, { ...config.indexer, maxFileBytesNow: () => live.maxFileBytes() });
+  const indexer = new Indexer(ctx, () => embedding.get(), ingestWorker, {
+    ...config.indexer,
+    maxFileBytesNow: () => live.maxFileBytes(),
+    ocrNow: () => settings.get().ocr ?? true,
+  });
   const vectorIndexes = new VectorIndexBuilder();
   const searchOptions = { buildIndex: vectorIndexes.build, rankingFeatures: RANKING_FEATURES, ...config.search };
   const watcher = config.watch ? new FolderWatcher(indexer) : null;

@@ -190,7 +190,20 @@ async function readPage(sift: Sift, kb: string, pagePath: string, start = 0, end
   const to = Math.min(page.text.length, end ?? from + READ_PAGE_MAX, from + READ_PAGE_MAX);
   const stop = Math.max(from, to);
   const text = page.text.slice(from, stop);
-  return { path: page.path, title: page.title, kind: page.kind, length: page.text.length, start: from, end: stop, text, headings: page.headings, parts: partsOf(page, from, stop) };
+  return {
+    path: page.path, title: page.title, kind: page.kind, length: page.text.length, start: from, end: stop, text,
+    headings: page.headings, parts: partsOf(page, from, stop), ocr: ocrOf(page, from, stop),
+  };
+}
+
+/** What OCR read in `[from, to)`: the OCR'd pages the range overlaps, each with its lines in the range and their text. */
+function ocrOf(page: PageDetail, from: number, to: number) {
+  if (!page.ocr) return null;
+  const inRange = (l: { start: number; end: number }) => l.start < Math.max(to, from + 1) && l.end > from;
+  const pages = page.ocr.pages
+    .map((p) => ({ ...p, lines: p.lines.filter(inRange).map((l) => ({ ...l, text: page.text.slice(l.start, l.end) })) }))
+    .filter((p) => p.lines.length > 0);
+  return { model: page.ocr.model, confidence: page.ocr.confidence, lowConfidence: page.ocr.lowConfidence, pages };
 }
 
 /** What a numbered span of each kind of page is (see page-model's PageSpan). */

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { Decision, Citation, Reference, TurnInfo } from '../../shared/chat-models';
-import { Evidence, KnowledgeBase, ManifestRow, PageDetail, SearchResult } from '../../shared/models';
+import { Evidence, KnowledgeBase, ManifestRow, OcrLine, PageDetail, SearchResult } from '../../shared/models';
 
 /** The span words every tool that returns offsets uses: they count UTF-16 code units, as JavaScript strings do. */
 export const SPAN_UNITS =
@@ -29,6 +29,21 @@ export const OUTPUTS = {
     headings: PageDetail.shape.headings,
     /** The numbered parts the range overlaps: PDF pages, slides, chapters, or a sheet's row runs (offsets into the page). */
     parts: z.array(z.object({ kind: z.string(), number: z.number().int(), start: z.number().int(), end: z.number().int() })),
+    /** Read by OCR (an image, a scanned PDF page): the model, mean confidence (0–1), whether it is low, and for each OCR'd
+     *  page the range overlaps its image size and the lines in the range, each with its text, span, box
+     *  `[left, top, right, bottom]` in image pixels and confidence. Null for a page without OCR. */
+    ocr: z.object({
+      model: z.string(),
+      confidence: z.number(),
+      lowConfidence: z.boolean(),
+      pages: z.array(z.object({
+        page: z.number().int(),
+        width: z.number().int(),
+        height: z.number().int(),
+        confidence: z.number(),
+        lines: z.array(OcrLine.extend({ text: z.string() })),
+      })),
+    }).nullable(),
   }),
   list_pages: z.object({ pages: z.array(ManifestRow) }),
   ask: z.object({

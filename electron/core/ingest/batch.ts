@@ -12,6 +12,8 @@ import {
 } from './page-store';
 import { NO_PAGE_FEATURES, type PageFeature } from './page-features';
 import { prepareFile, type FileJob, type FileOutcome } from './prepare';
+import { ocrReaderFor } from './ocr-reading';
+import type { OcrProgress } from '../ocr/reader';
 
 /** What became of one file of a batch, for the run's counters. */
 export type FileResult = 'indexed' | 'failed' | 'skipped' | 'unchanged' | 'removed' | 'absent';
@@ -43,6 +45,10 @@ export interface BatchOptions {
   onWrite?: () => void;
   /** Page features every page is written to (see page-features.ts). Default none. */
   features?: readonly PageFeature[];
+  /** Hears each page OCR reads, with the file's page address. Default none. */
+  onOcrPage?: (pagePath: string, progress: OcrProgress) => void;
+  /** The run's cancel flag (shared memory, 1 = cancelled): OCR stops between pages. Default none. */
+  cancel?: SharedArrayBuffer | null;
 }
 
 /**
@@ -51,9 +57,11 @@ export interface BatchOptions {
  */
 export async function indexBatch(db: Database.Database, jobs: FileJob[], options: BatchOptions = {}): Promise<FileResult[]> {
   const outcomes: FileOutcome[] = [];
+  const lock = options.lock ?? null;
+  const ocrReader = ocrReaderFor({ db, withLock: (write) => withLock(lock, write), onPage: options.onOcrPage, cancel: options.cancel });
   for (const job of jobs) {
     options.onFile?.(job.pagePath);
-    outcomes.push(await prepareFile(job));
+    outcomes.push(await prepareFile(job, { ocrReader }));
   }
   options.onWrite?.();
   return withLock(options.lock ?? null, () => writeBatch(db, jobs, outcomes, options.features));
@@ -123,5 +131,7 @@ function apply(db: Database.Database, job: FileJob, outcome: FileOutcome, write:
       removeDocument(db, known.id);
       return 'removed';
     }
+    case 'cancelled':
+      return 'absent';
   }
 }

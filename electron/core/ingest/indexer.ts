@@ -18,6 +18,7 @@ import type { FileJob } from './prepare';
 import { writeProblem } from './page-store';
 import { IngestPool } from './worker-pool';
 import { runFiles, runFull, type RunDeps, type RunOptions } from './run';
+import { ocrModelId } from './ocr-reading';
 import { idleCounters, snapshot, storelessSnapshot, type RunCounters } from './status';
 
 /** How long close() waits for runs to stop, then for workers to exit, in ms. */
@@ -37,6 +38,8 @@ export interface IndexerOptions extends Partial<RunOptions> {
   progressIntervalMs?: number;
   /** The file-size cap in force for the next run (the setting); `maxFileBytes`, when given, wins. */
   maxFileBytesNow?: () => number;
+  /** Whether OCR is on for the next run (the setting); `ocr`, when given, wins. Default: on. */
+  ocrNow?: () => boolean;
   /** Ingest worker threads. Default: one per CPU core, at most 4 (1–16). Writes take turns; reading,
    *  parsing and tokenizing run side by side. */
   workers?: number;
@@ -51,7 +54,12 @@ interface KbRun {
   lastEmit: number;
   /** Aborted when the knowledge base is deleted: its run stops for good and never touches its file again. */
   stop: AbortController;
+  /** Aborted by `cancel`: the run in progress stops at its next batch (OCR at its next page). */
+  cancel: AbortController;
 }
+
+/** Why a run stopped by `cancel` ended as `cancelled`. */
+const CANCELLED = 'indexing was cancelled; the next run goes on from where it stopped';
 
 /** Why a run ended as `cancelled`. */
 const DELETED = 'the knowledge base was deleted while it was being indexed; nothing of it was kept';
@@ -61,7 +69,7 @@ export class Indexer {
   private readonly runs = new Map<string, KbRun>();
   private readonly abort = new AbortController();
   private readonly workers: IngestPool;
-  private readonly options: RunOptions & { progressIntervalMs: number; maxFileBytesNow?: () => number };
+  private readonly options: RunOptions & { progressIntervalMs: number; maxFileBytesNow?: () => number; ocrNow?: () => boolean };
 
   /**
    * `workerModule`: the ingest worker's entry module when running from sources (the facade's, which
@@ -85,7 +93,22 @@ export class Indexer {
       embedBatch: options.embedBatch ?? 32,
       progressIntervalMs: options.progressIntervalMs ?? 150,
       ...(options.fileTimeLimitMs !== undefined ? { fileTimeLimitMs: options.fileTimeLimitMs } : {}),
+      ...(options.ocr !== undefined ? { ocr: options.ocr } : { ocrNow: options.ocrNow }),
     };
+  }
+
+  /**
+   * Cancel the knowledge base's run in progress and what is queued after it: it stops at its next batch, and OCR
+   * at its next page (the pages read so far stay cached, so the next run goes on from there). Returns the status.
+   */
+  cancel(kbId: string): IngestStatus {
+    const run = this.runs.get(kbId);
+    if (run?.running) {
+      run.wantFull = false;
+      run.pendingFiles = new Map();
+      run.cancel.abort();
+    }
+    return this.status(kbId);
   }
 
   /** The status of one knowledge base now; of a deleted one, its last run's counters (the file is not reopened). */
@@ -165,7 +188,7 @@ export class Indexer {
     let run = this.runs.get(kbId);
     if (!run) {
       const stop = new AbortController();
-      run = { counters: idleCounters(), running: null, wantFull: false, pendingFiles: new Map(), lastEmit: 0, stop };
+      run = { counters: idleCounters(), running: null, wantFull: false, pendingFiles: new Map(), lastEmit: 0, stop, cancel: new AbortController() };
       this.runs.set(kbId, run);
     }
     return run;
@@ -206,15 +229,26 @@ export class Indexer {
     const dbFile = this.ctx.kbFiles.file(kbId);
     run.counters = c;
     const gone = () => run.stop.signal.aborted || !this.kbExists(kbId);
+    run.cancel = new AbortController();
+    const signal = AbortSignal.any([this.abort.signal, run.stop.signal, run.cancel.signal]);
+    // OCR in the workers looks at this flag between pages
+    const cancel = new SharedArrayBuffer(4);
+    signal.addEventListener('abort', () => Atomics.store(new Int32Array(cancel), 0, 1), { once: true });
+    const onStalled = (job: FileJob, ms: number) => stalled(deps.db, job, ms);
     const deps: RunDeps = {
       db: this.ctx.kbFiles.get(kbId),
       folders: listFolders(this.ctx, kbId),
-      indexBatch: (jobs, onFile) => this.workers.index(dbFile, jobs, { onFile, onStalled: (job, ms) => stalled(deps.db, job, ms) }),
+      indexBatch: (jobs, onFile, onOcrPage) => this.workers.index(dbFile, jobs, { onFile, onStalled, onOcrPage, cancel }),
       embedder: this.embedder,
       counters: c,
       progress: (force) => this.emit(kbId, run, force),
-      signal: AbortSignal.any([this.abort.signal, run.stop.signal]),
-      options: { ...this.options, maxFileBytes: this.options.maxFileBytesNow?.() ?? this.options.maxFileBytes },
+      signal,
+      options: {
+        ...this.options,
+        maxFileBytes: this.options.maxFileBytesNow?.() ?? this.options.maxFileBytes,
+        ocr: this.options.ocr ?? this.options.ocrNow?.() ?? true,
+        ocrModel: ocrModelId(),
+      },
       skipFolders: [this.ctx.dataDir],
       kbGone: gone,
     };
@@ -225,7 +259,8 @@ export class Indexer {
         if (folder) await runFiles(deps, folder, [...rels]);
       }
       // Stopped by close(): not done — the next start resumes where this run left off.
-      c.state = this.abort.signal.aborted ? 'idle' : 'done';
+      c.state = this.abort.signal.aborted ? 'idle' : run.cancel.signal.aborted ? 'cancelled' : 'done';
+      if (run.cancel.signal.aborted && !this.abort.signal.aborted) c.error = CANCELLED;
     } catch (err) {
       c.state = 'error';
       c.error = err instanceof Error ? err.message : String(err);

@@ -10,15 +10,16 @@ import { serveRequests } from '../workers/rpc';
 import { indexBatch, type FileResult } from './batch';
 import type { PageFeature } from './page-features';
 import type { FileJob } from './prepare';
+import type { OcrProgress } from '../ocr/reader';
 
 /** A request to an ingest worker: index a batch into a knowledge-base file, or let go of a file. */
 export type IngestRequest =
-  | { kind: 'batch'; dbFile: string; jobs: FileJob[]; lock: SharedArrayBuffer }
+  | { kind: 'batch'; dbFile: string; jobs: FileJob[]; lock: SharedArrayBuffer; cancel?: SharedArrayBuffer }
   | { kind: 'release'; dbFile: string };
 
 /** Notes sent while a batch is indexed: the page address of each file as its reading starts, then that the
  *  batch is being written (the pool's watchdog never stops a worker that writes). */
-export type IngestNote = { reading: string } | { writing: true };
+export type IngestNote = { reading: string } | { writing: true } | { ocr: OcrProgress & { file: string } };
 
 /** Serve ingest requests in this worker thread, writing every page to `features`. */
 export function serveIngest(features: readonly PageFeature[]): void {
@@ -39,6 +40,8 @@ export function serveIngest(features: readonly PageFeature[]): void {
     }
     const onFile = (reading: string) => note({ reading });
     const onWrite = () => note({ writing: true });
-    return indexBatch(connection(request.dbFile), request.jobs, { lock: request.lock, onFile, onWrite, features });
+    const onOcrPage = (file: string, progress: OcrProgress) => note({ ocr: { file, ...progress } });
+    const cancel = request.cancel ?? null;
+    return indexBatch(connection(request.dbFile), request.jobs, { lock: request.lock, onFile, onWrite, onOcrPage, features, cancel });
   });
 }

@@ -4,6 +4,7 @@
  * current). It is how a person or another agent checks what the index holds and how fresh it is.
  */
 import path from 'node:path';
+import type { OcrInfo } from '../store/page-model';
 import type Database from 'better-sqlite3';
 import { DIGEST_FOLDER } from '../store/page-model';
 import type { ManifestRow } from '../../../shared/models';
@@ -24,13 +25,15 @@ interface Row {
   title: string | null;
   kind: string | null;
   encoding: string | null;
+  ocr: string | null;
+  pdfPages: string | null;
   chunks: number;
   embedded: number;
 }
 
 const ROWS = `
   SELECT p.id AS pageId, d.folder, d.rel_path AS relPath, d.size, d.mtime_ms AS mtimeMs, d.sha256, d.status, d.reason,
-         d.indexed_at AS indexedAt, p.path, p.title, p.kind, p.encoding,
+         d.indexed_at AS indexedAt, p.path, p.title, p.kind, p.encoding, p.ocr, p.pdf_pages AS pdfPages,
          (SELECT count(*) FROM chunks c WHERE c.page_id = p.id) AS chunks,
          (SELECT count(*) FROM chunks c WHERE c.page_id = p.id AND c.embedded = 1) AS embedded
   FROM documents d LEFT JOIN pages p ON p.document_id = d.id
@@ -60,7 +63,7 @@ export function manifest(db: Database.Database, features: readonly PageFeature[]
     indexedAt: r.indexedAt,
     page: r.path,
     title: r.title,
-    parser: r.kind,
+    ...parserOf(r),
     encoding: r.encoding,
     chunks: r.chunks,
     embeddedChunks: r.embedded,
@@ -69,6 +72,18 @@ export function manifest(db: Database.Database, features: readonly PageFeature[]
     versionLabel: null,
     ...extra(r.pageId),
   }));
+}
+
+/**
+ * The parser of a row, and what OCR read: `ocr` for an image or a PDF every page of which OCR read, `pdf+ocr` for a
+ * PDF with some text-layer pages; with the model, mean confidence, low flag and pages read.
+ */
+function parserOf(r: Row): Pick<ManifestRow, 'parser' | 'ocr'> {
+  if (!r.ocr) return { parser: r.kind, ocr: null };
+  const ocr = JSON.parse(r.ocr) as OcrInfo;
+  const pages = r.pdfPages ? (JSON.parse(r.pdfPages) as unknown[]).length : 1;
+  const parser = r.kind === 'pdf' && ocr.pages.length < pages ? 'pdf+ocr' : 'ocr';
+  return { parser, ocr: { model: ocr.model, confidence: ocr.confidence, lowConfidence: ocr.lowConfidence, pages: ocr.pages.length } };
 }
 
 function vectorStatus(r: Row, vectorsExist: boolean): ManifestRow['vectors'] {

@@ -174,11 +174,12 @@ export function writePage(db: Database.Database, p: PreparedPage, options: Write
     const { doc } = p;
     const page = cached(
       db,
-      `INSERT INTO pages (document_id, path, title, kind, text, metadata, headings, pdf_pages, language, encoding, title_tokens, path_tokens)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+      `INSERT INTO pages (document_id, path, title, kind, text, metadata, headings, pdf_pages, language, encoding, title_tokens, path_tokens, ocr)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
     ).get(
         documentId, p.path, p.title, doc.kind, doc.text, JSON.stringify(doc.metadata), JSON.stringify(doc.headings),
         doc.pages ? JSON.stringify(doc.pages) : null, doc.language, doc.encoding, p.titleTokens, p.pathTokens,
+        doc.ocr ? JSON.stringify(doc.ocr) : null,
       ) as { id: number };
     const insertSection = cached(db, `INSERT INTO sections (page_id, idx, start, end, heading_path) VALUES (?, ?, ?, ?, ?) RETURNING id`);
     const sectionIds = p.sections.map((s) => (insertSection.get(page.id, s.index, s.start, s.end, JSON.stringify(s.headingPath)) as { id: number }).id);

@@ -6,16 +6,23 @@ import { DIGEST_FOLDER } from '../store/page-model';
 
 const SUMMARY = `
   SELECT p.path, p.title, p.kind, d.folder, d.rel_path AS relPath, length(p.text) AS chars,
-         (SELECT count(*) FROM chunks c WHERE c.page_id = p.id) AS chunks, d.folder = '${DIGEST_FOLDER}' AS generated
+         (SELECT count(*) FROM chunks c WHERE c.page_id = p.id) AS chunks, d.folder = '${DIGEST_FOLDER}' AS generated,
+         json_extract(p.ocr, '$.confidence') AS ocrConfidence, json_extract(p.ocr, '$.lowConfidence') AS ocrLow
   FROM pages p JOIN documents d ON d.id = p.document_id`;
 
-/** Every page of the knowledge base, ordered by path; `generated` marks the page digests Sift wrote. */
+type SummaryRow = Omit<PageSummary, 'generated' | 'ocr'> & { generated: number; ocrConfidence: number | null; ocrLow: number | null };
+
+/** Every page of the knowledge base, ordered by path; `generated` marks the page digests Sift wrote, `ocr` those OCR read. */
 export function listPages(db: Database.Database): PageSummary[] {
-  const rows = db.prepare(`${SUMMARY} ORDER BY p.path`).all() as (Omit<PageSummary, 'generated'> & { generated: number })[];
-  return rows.map((r) => ({ ...r, generated: r.generated === 1 }));
+  const rows = db.prepare(`${SUMMARY} ORDER BY p.path`).all() as SummaryRow[];
+  return rows.map(({ ocrConfidence, ocrLow, ...r }) => ({
+    ...r,
+    generated: r.generated === 1,
+    ocr: ocrConfidence === null ? null : { confidence: ocrConfidence, lowConfidence: ocrLow === 1 },
+  }));
 }
 
-interface PageRow extends Omit<PageSummary, 'generated'> {
+interface PageRow extends Omit<PageSummary, 'generated' | 'ocr'> {
   id: number;
   generated: number;
   text: string;
@@ -24,6 +31,7 @@ interface PageRow extends Omit<PageSummary, 'generated'> {
   pdf_pages: string | null;
   language: string | null;
   encoding: string | null;
+  ocr: string | null;
 }
 
 /** One page with its text, headings, sections and chunk spans; `not_found` when there is none. */
@@ -31,7 +39,7 @@ export function getPage(db: Database.Database, path: string): PageDetail {
   const row = db
     .prepare(
       `SELECT p.id, p.path, p.title, p.kind, d.folder, d.rel_path AS relPath, p.text, p.metadata, p.headings, p.pdf_pages,
-              p.language, p.encoding, (SELECT count(*) FROM chunks c WHERE c.page_id = p.id) AS chunks,
+              p.language, p.encoding, p.ocr, (SELECT count(*) FROM chunks c WHERE c.page_id = p.id) AS chunks,
               d.folder = '${DIGEST_FOLDER}' AS generated
        FROM pages p JOIN documents d ON d.id = p.document_id WHERE p.path = ?`,
     )
@@ -68,5 +76,6 @@ export function getPage(db: Database.Database, path: string): PageDetail {
     encoding: row.encoding,
     sections: sections.map((s) => ({ index: s.idx, start: s.start, end: s.end, headingPath: JSON.parse(s.heading_path) as string[] })),
     chunkSpans: chunks.map((c) => ({ id: c.id, index: c.idx, start: c.start, end: c.end, hash: c.hash, embedded: c.embedded === 1 })),
+    ocr: row.ocr ? (JSON.parse(row.ocr) as PageDetail['ocr']) : null,
   };
 }

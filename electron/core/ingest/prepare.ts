@@ -10,6 +10,7 @@ import path from 'node:path';
 import { buildSections, chunkSections } from '../text/chunk';
 import { toIndexText } from '../text/tokenize';
 import { parseFile } from './parse';
+import type { PageReader } from '../ocr/reader';
 import { looksLikeText } from './parse/decode';
 import { kindOf } from './parse/kinds';
 import { say } from '../../../shared/said';
@@ -33,8 +34,16 @@ export interface FileJob {
   size: number;
   /** Read the file even when its links lead outside `folder` (the folder's option). Default false. */
   followExternalLinks?: boolean;
-  /** Longest time reading and parsing the file may take, in ms. Default 60,000 (1,000–600,000). */
+  /** Longest time reading and parsing the file may take, in ms; with OCR, per page read. Default 60,000 (1,000–600,000). */
   timeLimitMs?: number;
+  /** Read images and PDF pages without a text layer with OCR (the setting). Default true. */
+  ocr?: boolean;
+}
+
+/** What preparing needs from the worker it runs in: an OCR page reader for a file's bytes (cache, progress). */
+export interface PrepareContext {
+  /** The reader for the file with content hash `sha256`, and a hook the reader calls per page; null: no OCR here. */
+  ocrReader?: (job: FileJob, sha256: string, onPage: () => void) => PageReader | null;
 }
 
 /** Default of {@link FileJob.timeLimitMs}: a 50 MB PDF parses in well under this. */
@@ -45,7 +54,9 @@ export type FileOutcome =
   | { kind: 'page'; page: PreparedPage }
   | { kind: 'problem'; problem: DocumentProblem }
   | { kind: 'unchanged'; size: number; mtimeMs: number }
-  | { kind: 'gone' };
+  | { kind: 'gone' }
+  /** OCR stopped by a cancelled run: nothing is written, so the next run reads the file again. */
+  | { kind: 'cancelled' };
 
 /**
  * The version of what preparing a file produces (canonical text, title, sections, chunks). Bump it
@@ -56,10 +67,11 @@ export type FileOutcome =
  * 5: no title from a level-1 heading after a lower one; licence/copyright/changelog files titled by folder;
  *    no chunk without words, none creeping towards a long whitespace run.
  * 6: csv and tsv files read as spreadsheets (issue #26), not as plain text.
- * 7: (issue #25 item 8) .rst section titles as headings and title; scoped npm packages titled with their scope
+ * 7: images and PDF pages without a text layer read by OCR (issue #26), with the lines' boxes (`pages.ocr`).
+ * 8: (issue #25 item 8) .rst section titles as headings and title; scoped npm packages titled with their scope
  *    (`@types/node`); HTML permalink anchors (`#`, `¶`, headerlink…) and copy buttons/widgets add no text.
  */
-export const PAGE_FORMAT = 7;
+export const PAGE_FORMAT = 8;
 
 const SKIP_REASONS = new Set(['binary', 'unsupported', 'too_large', 'empty']);
 
@@ -105,16 +117,19 @@ function withScope(name: string, parent: string): string {
 }
 
 /** Read and prepare one file. Never throws for a bad file: the problem is the outcome. */
-export async function prepareFile(job: FileJob): Promise<FileOutcome> {
+export async function prepareFile(job: FileJob, context: PrepareContext = {}): Promise<FileOutcome> {
   const timeLimitMs = job.timeLimitMs ?? FILE_TIME_LIMIT_MS;
   const read = readJob(job, timeLimitMs);
   if (read.kind !== 'bytes') return read;
   const { bytes, stat } = read;
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   if (sha256 === job.knownSha256) return { kind: 'unchanged', ...stat };
+  const limit = timeLimit(timeLimitMs);
   try {
-    return { kind: 'page', page: await withTimeLimit(pageOf(job, bytes, stat, sha256), timeLimitMs) };
+    const reader = job.ocr === false ? null : (context.ocrReader?.(job, sha256, limit.extend) ?? null);
+    return { kind: 'page', page: await limit.race(pageOf(job, bytes, stat, sha256, reader)) };
   } catch (err) {
+    if ((err as Error).name === 'OcrCancelled') return { kind: 'cancelled' };
     if (err instanceof ParseError) return problem(job, stat, sha256, SKIP_REASONS.has(err.reason) ? 'skipped' : 'failed', err.message);
     return problem(job, stat, sha256, 'failed', `could not be read: ${(err as Error).message}`);
   }
@@ -191,8 +206,8 @@ export function sectionsAndChunks(doc: ParsedDocument): Pick<PreparedPage, 'sect
 }
 
 /** Parse the bytes and build the page: sections, chunks and the tokens of each. */
-async function pageOf(job: FileJob, bytes: Buffer, stat: Stat, sha256: string): Promise<PreparedPage> {
-  const doc = await parseFile(path.basename(job.relPath), bytes);
+async function pageOf(job: FileJob, bytes: Buffer, stat: Stat, sha256: string, ocr: PageReader | null): Promise<PreparedPage> {
+  const doc = await parseFile(path.basename(job.relPath), bytes, { ocr });
   const { sections, chunks } = sectionsAndChunks(doc);
   const title = doc.title?.trim() || titleFromFileName(job.folder, job.relPath);
   return {
@@ -211,15 +226,27 @@ async function pageOf(job: FileJob, bytes: Buffer, stat: Stat, sha256: string): 
 }
 
 /**
- * Reject with a clear message when `work` outlasts `ms`. A parser that never yields cannot be
- * interrupted from its own thread, but one waiting on its own promises (PDF) stops holding the batch.
+ * A time limit that rejects `race(work)` with a clear message when `work` outlasts `ms` since the start or
+ * since the last `extend()` (OCR extends it at every page read, so a long scan gets the limit per page). A parser
+ * that never yields cannot be interrupted from its own thread, but one waiting on its own promises (PDF) stops
+ * holding the batch.
  */
-function withTimeLimit<T>(work: Promise<T>, ms: number): Promise<T> {
+function timeLimit(ms: number): { race<T>(work: Promise<T>): Promise<T>; extend(): void } {
   let timer: NodeJS.Timeout | undefined;
-  const limit = new Promise<never>((_, reject) => {
+  let reject: (err: Error) => void = () => undefined;
+  const arm = () => {
+    clearTimeout(timer);
     timer = setTimeout(() => reject(new Error(`took longer than ${Math.round(ms / 1000)} s; skipped`)), ms);
-  });
-  return Promise.race([work, limit]).finally(() => clearTimeout(timer));
+  };
+  const limit = new Promise<never>((_, r) => (reject = r));
+  limit.catch(() => undefined);
+  return {
+    race(work) {
+      arm();
+      return Promise.race([work, limit]).finally(() => clearTimeout(timer));
+    },
+    extend: arm,
+  };
 }
 
 function problem(

@@ -15,7 +15,9 @@ import { kindOf } from './parse/kinds';
 import { PAGE_FORMAT, pagePathOf, type FileJob } from './prepare';
 import { folderRules, isExcludedPath } from './rules';
 import { scanFolder } from './scan';
-import type { RunCounters } from './status';
+import { countOcrPage, type RunCounters } from './status';
+import type { OcrProgress } from '../ocr/reader';
+import { say } from '../../../shared/said';
 import type { DocumentKind } from '../store/page-model';
 import { chunksToEmbed, setKeywordOnly, useModel, writeVectors } from '../store/vectors';
 import { DIGEST_FOLDER } from '../store/page-model';
@@ -34,8 +36,12 @@ export interface RunOptions {
   /** Chunks per embedding call. Default 32 (1–256). */
   embedBatch: number;
   /** Longest time reading and parsing one file may take before its worker is stopped, ms. Default
-   *  FILE_TIME_LIMIT_MS, 60 s (1,000–600,000; tests use less). */
+   *  FILE_TIME_LIMIT_MS, 60 s (1,000–600,000; tests use less). With OCR, the limit counts per page read. */
   fileTimeLimitMs?: number;
+  /** Read images and PDF pages without a text layer with OCR (the setting). Default true. */
+  ocr?: boolean;
+  /** The OCR model in force: pages OCR read with another model are read again. Default: none known. */
+  ocrModel?: string;
 }
 
 /** What a run needs from its surroundings. */
@@ -44,7 +50,7 @@ export interface RunDeps {
   folders: Folder[];
   /** Prepare and write a batch of files (in an ingest worker); one result per job, in order.
    *  `onFile` hears the page address of each file as the worker starts reading it. */
-  indexBatch(jobs: FileJob[], onFile: (pagePath: string) => void): Promise<FileResult[]>;
+  indexBatch(jobs: FileJob[], onFile: (pagePath: string) => void, onOcrPage: (pagePath: string, progress: OcrProgress) => void): Promise<FileResult[]>;
   /** The embedder, or the reason none can be had. */
   embedder(): Promise<Embedder | string>;
   counters: RunCounters;
@@ -108,6 +114,7 @@ export async function runFull(deps: RunDeps): Promise<void> {
     }
     const { files, skipped } = scanned;
     const stored = documentsOf(db, folder.path);
+    const reread = ocrRereads(db, folder.path, deps.options);
     const seen = new Set<string>();
     for (const s of skipped) {
       seen.add(s.relPath);
@@ -119,8 +126,9 @@ export async function runFull(deps: RunDeps): Promise<void> {
       seen.add(file.relPath);
       const known = stored.get(file.relPath);
       const untouched = known && known.size === file.size && known.mtimeMs === Math.trunc(file.mtimeMs);
-      if (current && untouched) countUnchanged(c, known);
-      else jobs.push(jobFor(folder, file.relPath, deps.options, current ? known : undefined, file.size));
+      const again = reread.has(file.relPath);
+      if (current && untouched && !again) countUnchanged(c, known);
+      else jobs.push(jobFor(folder, file.relPath, deps.options, current && !again ? known : undefined, file.size));
     }
     for (const [relPath, doc] of stored) if (!seen.has(relPath)) remove(db, doc.id, c);
     c.filesTotal += files.length + skipped.length;
@@ -154,6 +162,26 @@ export async function runFiles(deps: RunDeps, folder: Folder, relPaths: string[]
   await embedPending(deps);
 }
 
+/**
+ * Files of a folder to read again although their bytes are unchanged: with OCR on, those skipped because it was
+ * off (or a scanned PDF without text then); pages OCR read with a model other than the one in force.
+ */
+function ocrRereads(db: Database.Database, folder: string, options: RunOptions): Set<string> {
+  if (options.ocr === false) return new Set();
+  const skipped = db
+    .prepare(`SELECT rel_path FROM documents WHERE folder = ? AND status = 'skipped' AND reason IN (?, ?)`)
+    .pluck()
+    .all(folder, say('file.ocrOff').text, say('file.pdfNoText').text) as string[];
+  const otherModel = options.ocrModel
+    ? (db
+        .prepare(`SELECT d.rel_path FROM pages p JOIN documents d ON d.id = p.document_id
+                  WHERE d.folder = ? AND p.ocr IS NOT NULL AND json_extract(p.ocr, '$.model') != ?`)
+        .pluck()
+        .all(folder, options.ocrModel) as string[])
+    : [];
+  return new Set([...skipped, ...otherModel]);
+}
+
 function jobFor(folder: Folder, relPath: string, options: RunOptions, known: StoredDocument | undefined, size: number): FileJob {
   return {
     size,
@@ -165,6 +193,7 @@ function jobFor(folder: Folder, relPath: string, options: RunOptions, known: Sto
     knownSha256: known?.sha256 ?? null,
     followExternalLinks: folder.followExternalLinks,
     ...(options.fileTimeLimitMs !== undefined ? { timeLimitMs: options.fileTimeLimitMs } : {}),
+    ...(options.ocr === false ? { ocr: false } : {}),
   };
 }
 
@@ -182,7 +211,9 @@ function countUnchanged(c: RunCounters, known: StoredDocument): void {
 // Reading a PDF or Word file costs far more per byte than text (measured on the test fixtures:
 // PDF 0.44 MB/s, DOCX 1.6 MB/s, Markdown 9 MB/s of file bytes), so their bytes weigh more toward a
 // batch's bound, and a folder of PDFs still shows progress every second or so.
-const BYTE_WEIGHT: Partial<Record<DocumentKind, number>> = { pdf: 16, docx: 4, sheet: 8, slides: 4, epub: 4 };
+// An image is OCR'd (about a second a page): one weighs as much as a megabyte-sized batch bound allows, so
+// images spread over the workers instead of queueing in one batch.
+const BYTE_WEIGHT: Partial<Record<DocumentKind, number>> = { pdf: 16, docx: 4, sheet: 8, slides: 4, epub: 4, image: 64 };
 
 function weightOf(job: FileJob): number {
   const kind = kindOf(job.relPath)?.kind;
@@ -232,10 +263,15 @@ async function indexAll(deps: RunDeps, jobs: FileJob[]): Promise<void> {
     while (next < batches.length && !deps.signal.aborted && failure === null && !deps.kbGone?.()) {
       const batch = batches[next++]!;
       try {
-        const results = await deps.indexBatch(batch, (file) => {
+        const onFile = (file: string) => {
           c.currentFile = file;
           deps.progress();
-        });
+        };
+        const onOcrPage = (file: string, progress: OcrProgress) => {
+          countOcrPage(c, file, progress);
+          deps.progress();
+        };
+        const results = await deps.indexBatch(batch, onFile, onOcrPage);
         for (const r of results) count(c, r);
       } catch (err) {
         failure ??= err;

@@ -32,7 +32,7 @@ async function scanError(root: string, options?: ScanOptions): Promise<string> {
 describe('scanFolder', () => {
   it('lists supported files, sorted by relative path, with size and whole-millisecond mtime; names that say "not text" as skipped', async () => {
     const root = tempDir();
-    write(root, { 'b.md': 'bb', 'a/z.txt': 'z', 'a/deep/x.py': 'print(1)', 'README': 'hi', 'photo.png': 'x', 'a/data.bin': 'x', 'Z.md': 'Z' });
+    write(root, { 'b.md': 'bb', 'a/z.txt': 'z', 'a/deep/x.py': 'print(1)', 'README': 'hi', 'photo.gif': 'x', 'a/data.bin': 'x', 'Z.md': 'Z' });
     fs.utimesSync(path.join(root, 'b.md'), 1_700_000_000.5, 1_700_000_000.5678);
     const { files, skipped } = await scanFolder(root);
     expect(files.map((f) => f.relPath)).toEqual(['README', 'Z.md', 'a/deep/x.py', 'a/z.txt', 'b.md']);
@@ -40,7 +40,7 @@ describe('scanFolder', () => {
     expect(files.find((f) => f.relPath === 'a/deep/x.py')?.absPath).toBe(path.join(root, 'a', 'deep', 'x.py'));
     expect(skipped).toEqual([
       { relPath: 'a/data.bin', reason: 'Sift does not read this kind of file (data.bin)' },
-      { relPath: 'photo.png', reason: 'Sift does not read this kind of file (photo.png)' },
+      { relPath: 'photo.gif', reason: 'Sift does not read this kind of file (photo.gif)' },
     ]);
   });
 
@@ -201,7 +201,7 @@ describe('scanFolder', () => {
     fs.writeFileSync(gbk('c4e3bac3', '.md'), '# 你好'); // 你好.md
     fs.mkdirSync(gbk('b1cabcc7', '')); // 笔记/
     fs.writeFileSync(Buffer.concat([gbk('b1cabcc7', '/'), Buffer.from('inside.md')]), 'x');
-    fs.writeFileSync(gbk('c4e3bac3', '.png'), 'not a document');
+    fs.writeFileSync(gbk('c4e3bac3', '.gif'), 'not a document');
     const { files, skipped } = await scanFolder(root);
     expect(files.map((f) => f.relPath)).toEqual(['ok.md']);
     const why = (reads: string) => `the name is not valid UTF-8 (it came from another system's encoding; in GBK it reads "${reads}"); rename it to index it`;

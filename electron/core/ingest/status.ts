@@ -21,13 +21,41 @@ export interface RunCounters {
   startedAt: string | null;
   finishedAt: string | null;
   startedMs: number;
+  /** OCR of this run: the file and page it is on, pages read (and their seconds) and pages found in the cache. */
+  ocr: { file: string; page: number; pages: number; pagesRead: number; seconds: number; pagesCached: number } | null;
+}
+
+/**
+ * Count one page OCR read into the run's counters. The estimate of what is left (status `ocr.remainingSeconds`)
+ * is the file's pages still to read × the seconds per page measured so far in this run.
+ */
+export function countOcrPage(c: RunCounters, file: string, p: { page: number; pages: number; seconds: number; cached: boolean }): void {
+  const o = (c.ocr ??= { file, page: 0, pages: 0, pagesRead: 0, seconds: 0, pagesCached: 0 });
+  Object.assign(o, { file, page: p.page, pages: p.pages });
+  if (p.cached) o.pagesCached++;
+  else {
+    o.pagesRead++;
+    o.seconds += p.seconds;
+  }
+}
+
+/** The status's view of a run's OCR, or null when it read nothing by OCR. */
+function ocrStatus(c: RunCounters): IngestStatus['ocr'] {
+  if (!c.ocr) return null;
+  const secondsPerPage = c.ocr.pagesRead ? c.ocr.seconds / c.ocr.pagesRead : null;
+  const left = c.ocr.pages - c.ocr.page;
+  return {
+    file: c.ocr.file, page: c.ocr.page, pages: c.ocr.pages, pagesRead: c.ocr.pagesRead, pagesCached: c.ocr.pagesCached,
+    secondsPerPage: secondsPerPage === null ? null : Math.round(secondsPerPage * 100) / 100,
+    remainingSeconds: secondsPerPage === null ? null : Math.round(left * secondsPerPage),
+  };
 }
 
 /** Counters of a knowledge base that has not been indexed in this session. */
 export function idleCounters(): RunCounters {
   return {
     state: 'idle', filesTotal: 0, filesDone: 0, filesFailed: 0, filesSkipped: 0, filesIndexed: 0, filesRemoved: 0, chunksEmbeddedThisRun: 0,
-    currentFile: null, error: null, startedAt: null, finishedAt: null, startedMs: 0,
+    currentFile: null, error: null, startedAt: null, finishedAt: null, startedMs: 0, ocr: null,
   };
 }
 
@@ -90,6 +118,7 @@ export function snapshot(db: Database.Database, kbId: string, c: RunCounters): I
     startedAt: c.startedAt,
     finishedAt: c.finishedAt,
     elapsedMs: c.startedMs ? (c.finishedAt ? Date.parse(c.finishedAt) : Date.now()) - c.startedMs : 0,
+    ocr: ocrStatus(c),
   };
   return withSaid(status);
 }

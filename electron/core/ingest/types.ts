@@ -2,7 +2,7 @@
  * What a parser turns a file into: the page model's canonical text, headings and PDF pages (see
  * store/page-model.ts) with the file's title, metadata and encoding.
  */
-import type { DocumentKind, Heading, PageSpan } from '../store/page-model';
+import type { DocumentKind, Heading, OcrInfo, PageSpan } from '../store/page-model';
 
 /** A parsed file: canonical text plus what is needed to say where any offset came from. */
 export interface ParsedDocument {
@@ -21,6 +21,8 @@ export interface ParsedDocument {
   language: string | null;
   /** Plain text only: the encoding that was detected (e.g. `utf-8`, `gb18030`, `utf-16le`). */
   encoding: string | null;
+  /** Images and scanned PDF pages: what OCR read, with the boxes of its lines. Absent (or null) when no OCR ran. */
+  ocr?: OcrInfo | null;
 }
 
 /** Why a file was not turned into a page. The message is shown to the user next to the file. */

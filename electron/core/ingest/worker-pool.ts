@@ -10,6 +10,7 @@
 import type { WorkerClient } from '../workers/rpc';
 import type { FileResult } from './batch';
 import type { IngestNote, IngestRequest } from './ingest-worker';
+import type { OcrProgress } from '../ocr/reader';
 import { FILE_TIME_LIMIT_MS, type FileJob } from './prepare';
 
 type Client = WorkerClient<IngestRequest, FileResult[], IngestNote>;
@@ -35,6 +36,10 @@ export interface BatchHooks {
   onFile: (pagePath: string) => void;
   /** A file whose reading or parsing outlasted its time limit: the worker was stopped. */
   onStalled: (job: FileJob, limitMs: number) => void;
+  /** Each page OCR read (the time limit counts again from each). Default none. */
+  onOcrPage?: (pagePath: string, progress: OcrProgress) => void;
+  /** The run's cancel flag (shared memory, 1 = cancelled): OCR stops between pages. Default none. */
+  cancel?: SharedArrayBuffer;
 }
 
 /** How often the watchdog looks, ms. */
@@ -70,10 +75,14 @@ export class IngestPool {
       slot.calls.add(call);
       this.watch();
       try {
-        const done = await slot.client.call({ kind: 'batch', dbFile, jobs: todo, lock: this.lock }, [], (note) => {
+        const request: IngestRequest = { kind: 'batch', dbFile, jobs: todo, lock: this.lock, ...(hooks.cancel ? { cancel: hooks.cancel } : {}) };
+        const done = await slot.client.call(request, [], (note) => {
           call.since = Date.now();
           if ('writing' in note) call.writing = true;
-          else {
+          else if ('ocr' in note) {
+            const { file, ...progress } = note.ocr;
+            hooks.onOcrPage?.(file, progress);
+          } else {
             call.file = note.reading;
             call.limitMs = todo.find((j) => j.pagePath === note.reading)?.timeLimitMs ?? FILE_TIME_LIMIT_MS;
             hooks.onFile(note.reading);

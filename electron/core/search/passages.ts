@@ -8,7 +8,7 @@ import type Database from 'better-sqlite3';
 import { fenceAt, fenceMapOf, type FenceMap } from '../../../shared/citations';
 import { SiftError } from '../../../shared/errors';
 import type { Passage, Provenance } from '../../../shared/models';
-import type { Heading, PageSpan } from '../store/page-model';
+import { LOW_OCR_CONFIDENCE, type Heading, type PageSpan } from '../store/page-model';
 import { cached } from '../store/statements';
 import { hasWords, headingPathAt } from '../text/chunk';
 import { focusOf } from './focus';
@@ -24,6 +24,8 @@ export interface PageInfo {
   headings: Heading[];
   pdfPages: PageSpan[] | null;
   titleTokens: string;
+  /** The pages OCR read, with each one's confidence; null for a page without OCR. */
+  ocrPages: Array<{ page: number; confidence: number }> | null;
 }
 
 interface PageRow {
@@ -35,6 +37,7 @@ interface PageRow {
   headings: string;
   pdf_pages: string | null;
   title_tokens: string;
+  ocr_pages: string | null;
 }
 
 function toInfo(row: PageRow): PageInfo {
@@ -43,10 +46,14 @@ function toInfo(row: PageRow): PageInfo {
     headings: JSON.parse(row.headings) as Heading[],
     pdfPages: row.pdf_pages ? (JSON.parse(row.pdf_pages) as PageSpan[]) : null,
     titleTokens: row.title_tokens,
+    ocrPages: row.ocr_pages ? (JSON.parse(row.ocr_pages) as PageInfo['ocrPages']) : null,
   };
 }
 
-const PAGE_COLUMNS = `id, path, title, kind, text, headings, pdf_pages, title_tokens`;
+// The OCR'd pages' numbers and confidences only: their lines (boxes) are not needed to cite them.
+const OCR_PAGES = `CASE WHEN ocr IS NULL THEN NULL ELSE (SELECT json_group_array(json_object('page', json_extract(value, '$.page'),
+  'confidence', json_extract(value, '$.confidence'))) FROM json_each(ocr, '$.pages')) END AS ocr_pages`;
+const PAGE_COLUMNS = `id, path, title, kind, text, headings, pdf_pages, title_tokens, ${OCR_PAGES}`;
 
 /** Load pages by id (each once), in one statement. */
 export function loadPages(db: Database.Database, ids: Iterable<number>): Map<number, PageInfo> {
@@ -88,7 +95,16 @@ export function provenanceOf(page: PageInfo, start: number, end: number): Proven
   const range: [number, number] | null = parts.length ? [Math.min(...parts), Math.max(...parts)] : null;
   if (page.kind === 'slides') return { ...base, slides: range };
   if (page.kind === 'epub') return { ...base, chapters: range };
-  return { ...base, pdfPages: range };
+  const ocr = ocrOf(page, parts);
+  return { ...base, pdfPages: range, ...(ocr ? { ocr } : {}) };
+}
+
+/** The OCR confidence of a passage on `parts` (page numbers): the lowest of its OCR'd pages'; null without OCR. */
+function ocrOf(page: PageInfo, parts: number[]): Provenance['ocr'] {
+  const read = page.ocrPages?.filter((p) => parts.includes(p.page)) ?? [];
+  if (read.length === 0) return null;
+  const confidence = Math.min(...read.map((p) => p.confidence));
+  return { confidence, lowConfidence: confidence < LOW_OCR_CONFIDENCE };
 }
 
 /** Line breaks in `text` within `[from, to)`. */

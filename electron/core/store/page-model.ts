@@ -6,7 +6,7 @@
  */
 
 /** The kinds of file Sift reads (`pages.kind`). */
-export type DocumentKind = 'markdown' | 'text' | 'code' | 'html' | 'pdf' | 'docx' | 'sheet' | 'slides' | 'epub';
+export type DocumentKind = 'markdown' | 'text' | 'code' | 'html' | 'pdf' | 'docx' | 'sheet' | 'slides' | 'epub' | 'image';
 
 /** A heading inside the canonical text. */
 export interface Heading {
@@ -31,6 +31,42 @@ export interface PageSpan {
   /** 1-based page, slide or chapter number; for a sheet's row run, the spreadsheet row number of its first line. */
   page: number;
 }
+
+/** One line OCR read: `[start, end)` in the page's canonical text, its box `[left, top, right, bottom]` in pixels of
+ *  the page image (see {@link OcrPageInfo}), and its recognition confidence (0–1). */
+export interface OcrLineInfo {
+  start: number;
+  end: number;
+  box: [number, number, number, number];
+  confidence: number;
+}
+
+/** A page (PDF page or image) whose text OCR read: the image size its boxes refer to, its confidence, its lines. */
+export interface OcrPageInfo {
+  /** 1-based page number (the PDF page; 1 for an image). */
+  page: number;
+  width: number;
+  height: number;
+  /** Mean character confidence of the page (0–1). */
+  confidence: number;
+  lines: OcrLineInfo[];
+}
+
+/**
+ * What OCR contributed to a page (`pages.ocr`, JSON): the model that read it, the mean confidence over its OCR'd
+ * pages, whether that is below {@link LOW_OCR_CONFIDENCE}, and each OCR'd page. Pages of a PDF that had a text
+ * layer are not listed.
+ */
+export interface OcrInfo {
+  model: string;
+  confidence: number;
+  lowConfidence: boolean;
+  pages: OcrPageInfo[];
+}
+
+/** Mean confidence below which a page is marked "low-confidence OCR". 0.8: clean print reads at 0.95–0.99; a blurred
+ *  phone photo or a faint fax falls below it, and then about one character in ten is wrong. */
+export const LOW_OCR_CONFIDENCE = 0.8;
 
 /**
  * The `documents.folder` of the pages Sift writes itself (page digests): not an absolute path, so it

@@ -68,6 +68,15 @@ function StatusDetails({ status }: { status: IngestStatus }) {
           <span className="muted">{t('indexing.nowReading')}</span> <code>{status.currentFile}</code>
         </p>
       )}
+      {status.ocr && status.ocr.page < status.ocr.pages && status.state === 'indexing' && (
+        <p className="current-file ocr-progress">
+          {status.ocr.remainingSeconds === null
+            ? t('indexing.ocrPage', { page: status.ocr.page, pages: status.ocr.pages })
+            : t('indexing.ocrEstimate', {
+                page: status.ocr.page, pages: status.ocr.pages, perPage: status.ocr.secondsPerPage ?? 0, seconds: status.ocr.remainingSeconds,
+              })}
+        </p>
+      )}
       {/* Each figure has one source: the run's own counters for "this run", the store for the rest, so
           the panel and the status bar agree and a watched one-file run does not read as "Files 1/1". */}
       <dl className="counts">

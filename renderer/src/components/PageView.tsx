@@ -14,6 +14,7 @@ import { Icon } from './Icon';
 import { MarkdownNodes } from './MarkdownNodes';
 import { Problem } from './Problem';
 import { partsFact, PartsView } from './PartsView';
+import { ScanView, scanPageOf } from './ScanView';
 import { SheetView } from './SheetView';
 
 /** Props of {@link PageView}. */
@@ -123,6 +124,10 @@ function TextView({ page, target }: { page: PageDetail; target: PageTarget }) {
     // Without a passage, start at the top (a new page should not keep the old scroll).
     if (!scrollToPassage(textRef.current)) textRef.current?.scrollTo({ top: 0 });
   }, [page.path, target.nonce]);
+
+  // A page OCR read shows its image with the cited lines' boxes (ScanView), unless the passage is on a text-layer page.
+  const scan = scanPageOf(page, span);
+  if (scan) return <ScanView page={page} target={target} initial={scan} span={span} />;
 
   const className = markdown ? 'page-text page-md' : page.kind === 'code' ? 'page-text code' : 'page-text';
   return (

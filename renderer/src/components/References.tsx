@@ -64,6 +64,7 @@ export function TurnFooter({ turn, error, onOpenPassage }: TurnFooterProps) {
                   <VersionBadge version={turn.passages.find((p) => p.evidenceId === r.evidenceId)?.version} />
                   <span className="reference-path">{r.pagePath}</span>
                   {whereOf(r, t) && <span className="reference-where">{whereOf(r, t)}</span>}
+                  {r.provenance.ocr?.lowConfidence && <span className="badge ocr-low">{t('pages.ocrLow')}</span>}
                   {glossaryIds.has(r.evidenceId) && <span className="glossary-mark">{t('turn.glossaryMark')}</span>}
                 </div>
                 <Quote text={r.quote} path={r.pagePath} focus={r.focus} openFence={r.openFence} />

@@ -82,6 +82,17 @@ function SettingsForm({ settings }: { settings: Settings }) {
           value={settings.maxFileMB}
           onCommit={(maxFileMB) => save({ maxFileMB })}
         />
+        <SelectSetting
+          id="setting-ocr"
+          label={t('settings.ocr')}
+          help={t('settings.ocrHelp')}
+          value={settings.ocr === false ? 'off' : 'on'}
+          options={[
+            ['on', t('settings.on')],
+            ['off', t('settings.off')],
+          ]}
+          onCommit={(v) => save({ ocr: v === 'on' })}
+        />
         <EmbeddingSettings saved={settings.embedding} />
       </section>
       <McpSettings />

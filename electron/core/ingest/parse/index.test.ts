@@ -77,7 +77,8 @@ describe('parseFile', () => {
   });
 
   it.each([
-    ['photo.png', Buffer.from([0x89, 0x50, 0x4e, 0x47]), 'unsupported: Sift does not read this kind of file (photo.png)'],
+    ['photo.gif', Buffer.from('GIF89a'), 'unsupported: Sift does not read this kind of file (photo.gif)'],
+    ['photo.png', Buffer.from([0x89, 0x50, 0x4e, 0x47]), 'unsupported: OCR is off'],
     ['data.bin', 'text', 'unsupported: Sift does not read this kind of file (data.bin)'],
     ['empty.md', '', 'empty: the file is empty'],
     ['blank.txt', '  \n\n\t', 'empty: the file is empty'],

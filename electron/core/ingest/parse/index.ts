@@ -10,6 +10,8 @@ import { declaredCharset, htmlToText } from './html';
 import { baseName, extensionOf, isNotRead, kindOf } from './kinds';
 import { parseMarkdown } from './markdown';
 import { parseEpub } from './epub';
+import { parseImage } from './image';
+import type { PageReader } from '../../ocr/reader';
 import { parsePdf } from './pdf';
 import { rstHeadings } from './rst';
 import { parseSheet } from './sheet';
@@ -40,12 +42,20 @@ function unnamedText(fileName: string, bytes: Buffer): ParsedDocument {
   return { ...blank('text', text), encoding };
 }
 
+/** How files are parsed. */
+export interface ParseOptions {
+  /** Reads images and PDF pages without a text layer (OCR); null or absent: OCR is off, images are skipped
+   *  ("OCR is off") and scanned PDFs have no text. */
+  ocr?: PageReader | null;
+}
+
 /**
  * Parse one file's bytes into canonical text + provenance. `fileName` may be a bare name or a path;
  * only its last segment is used. A name of no known kind is read as plain text when its bytes are
  * text. Throws ParseError: `binary` (also for such a name whose bytes are not text), `empty`, `corrupt` or `unreadable` with a human reason.
  */
-export async function parseFile(fileName: string, bytes: Buffer): Promise<ParsedDocument> {
+export async function parseFile(fileName: string, bytes: Buffer, options: ParseOptions = {}): Promise<ParsedDocument> {
+  const ocr = options.ocr ?? null;
   const found = kindOf(fileName);
   if (!found) return unnamedText(fileName, bytes);
   switch (found.kind) {
@@ -72,7 +82,9 @@ export async function parseFile(fileName: string, bytes: Buffer): Promise<Parsed
       return { ...blank('html', parsed.text), ...parsed, encoding };
     }
     case 'pdf':
-      return { ...blank('pdf', ''), ...(await parsePdf(bytes)) };
+      return { ...blank('pdf', ''), ...(await parsePdf(bytes, ocr)) };
+    case 'image':
+      return { ...blank('image', ''), ...(await parseImage(bytes, extensionOf(fileName) ?? '', ocr)) };
     case 'docx':
       return { ...blank('docx', ''), ...(await parseDocx(bytes)) };
     case 'sheet':

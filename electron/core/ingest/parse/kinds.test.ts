@@ -48,6 +48,11 @@ describe('kindOf', () => {
     ['feed.xml', 'code', 'xml'],
     ['styles.scss', 'code', 'scss'],
     ['docs/guide/intro.md', 'markdown', null],
+    ['scan.PNG', 'image', null],
+    ['photo.jpeg', 'image', null],
+    ['fax.tif', 'image', null],
+    ['old.bmp', 'image', null],
+    ['shot.webp', 'image', null],
     ['C:\\notes\\a.py', 'code', 'python'],
   ])('%s is %s (%s)', (name, kind, language) => {
     expect(kindOf(name)).toEqual({ kind, language });
@@ -55,7 +60,7 @@ describe('kindOf', () => {
   });
 
   it.each([
-    'photo.png', 'archive.zip', 'old.doc', 'deck.ppt', 'old.odt', 'x.exe', '.gitignore', '.env', 'Makefile.bak',
+    'photo.gif', 'archive.zip', 'old.doc', 'deck.ppt', 'old.odt', 'x.exe', '.gitignore', '.env', 'Makefile.bak',
     'noext', 'constructor', 'toString', 'a.constructor', 'a.',
   ])('%s is not read', (name) => {
     expect(kindOf(name)).toBeNull();

@@ -20,6 +20,8 @@ const PLAIN_TEXT = ['txt', 'text', 'log', 'rst', 'org'];
 const SHEETS = ['xlsx', 'xlsm', 'xls', 'ods', 'csv', 'tsv'];
 const SLIDES = ['pptx', 'odp'];
 const HTML = ['html', 'htm'];
+/** Images, read by OCR (see image.ts). */
+const IMAGES = ['png', 'jpg', 'jpeg', 'webp', 'tif', 'tiff', 'bmp'];
 
 /** Extension → language for source code. `.h` is read as C: it is the more common owner of the name. */
 const CODE = new Map<string, string>(Object.entries({
@@ -51,7 +53,7 @@ const CODE_NAMES = new Map<string, string>(Object.entries({
 const NOT_TEXT = new Set([
   'gz', 'tgz', 'zip', 'tar', 'xz', 'txz', 'bz2', 'tbz2', 'zst', '7z', 'rar', 'lz', 'lzma', 'z', 'deb', 'rpm', 'apk',
   'dmg', 'iso', 'img', 'jar', 'war', 'whl', 'egg', 'nupkg', 'crx', 'xpi',
-  'png', 'jpg', 'jpeg', 'gif', 'webp', 'bmp', 'tif', 'tiff', 'ico', 'icns', 'heic', 'avif', 'psd', 'xcf', 'raw',
+  'gif', 'ico', 'icns', 'heic', 'avif', 'psd', 'xcf', 'raw',
   'mp3', 'wav', 'flac', 'ogg', 'oga', 'm4a', 'aac', 'opus', 'mid', 'midi',
   'mp4', 'm4v', 'mov', 'avi', 'mkv', 'webm', 'wmv', 'flv', 'mpg', 'mpeg',
   'ttf', 'otf', 'woff', 'woff2', 'eot', 'pfb',
@@ -103,6 +105,7 @@ export function kindOf(fileName: string): FileKind | null {
   if (SHEETS.includes(ext)) return { kind: 'sheet', language: null };
   if (SLIDES.includes(ext)) return { kind: 'slides', language: null };
   if (ext === 'epub') return { kind: 'epub', language: null };
+  if (IMAGES.includes(ext)) return { kind: 'image', language: null };
   const language = CODE.get(ext);
   return language ? { kind: 'code', language } : null;
 }

@@ -4,57 +4,76 @@
  * v5 any more; it is implied), so parsing a PDF is ordinary async work on the ingest thread.
  */
 import type { PageSpan } from '../../store/page-model';
+import { ocrInfoOf, type PageReader, type PlacedOcrPage } from '../../ocr/reader';
 import { ParseError, type ParsedDocument } from '../types';
 import { say } from '../../../../shared/said';
+import { paintsImage, renderPagePixels, type PdfDocument } from './pdf-render';
+import { ocrError } from './image';
 
 /** What a PDF contributes to a ParsedDocument. */
-export type ParsedPdf = Pick<ParsedDocument, 'text' | 'title' | 'pages'>;
+export type ParsedPdf = Pick<ParsedDocument, 'text' | 'title' | 'pages' | 'ocr'>;
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
-type PdfDocument = Awaited<ReturnType<PdfJs['getDocument']>['promise']>;
+
+/**
+ * A page whose text layer holds fewer letters than this (spaces not counted) and that paints an image is read by
+ * OCR: a scan, or a scan with a stray stamp of text ("Scanned by …", a page number). 16: more than a page number
+ * and a date, less than one line of real text.
+ */
+export const MIN_TEXT_LAYER_CHARS = 16;
 
 let loading: Promise<PdfJs> | null = null;
 
 /** pdf.js is large (~2 MB of code); it is loaded on the first PDF, not when Sift starts. */
-function loadPdfJs(): Promise<PdfJs> {
+export function loadPdfJs(): Promise<PdfJs> {
   loading ??= import('pdfjs-dist/legacy/build/pdf.mjs');
   return loading;
 }
 
 /**
  * Extract the text layer of a PDF: each page's text items joined (a line break where pdf.js marks
- * the end of a line), pages joined by a blank line, `pages` giving each page's span. Title from the
- * document information `Title`. Throws ParseError `corrupt` when pdf.js cannot read the file,
- * `unreadable` when it is password-protected, `empty` when no page has text (a scan).
+ * the end of a line), pages joined by a blank line, `pages` giving each page's span. With a `reader`, a
+ * page without a text layer (see MIN_TEXT_LAYER_CHARS) is rendered and read by OCR instead, its lines kept in
+ * `ocr`. Title from the document information `Title`. Throws ParseError `corrupt` when pdf.js cannot read the
+ * file, `unreadable` when it is password-protected, `empty` when no page has text (a scan, without OCR).
  */
-export async function parsePdf(bytes: Uint8Array): Promise<ParsedPdf> {
+export async function parsePdf(bytes: Uint8Array, reader: PageReader | null = null): Promise<ParsedPdf> {
   const pdfjs = await loadPdfJs();
-  const task = pdfjs.getDocument({
-    data: new Uint8Array(bytes), // a copy: pdf.js takes ownership of (and may detach) the buffer it is given
-    isEvalSupported: false,
-    verbosity: pdfjs.VerbosityLevel.ERRORS, // otherwise every font substitution is a warning on stdout
-  });
-  let doc: PdfDocument;
+  const doc = await openPdf(pdfjs, bytes);
   try {
-    doc = await task.promise;
+    const { text, pages, ocr } = await pageTexts(pdfjs, doc, reader);
+    if (text.trim() === '') throw new ParseError('empty', say(reader ? 'file.ocrNoText' : 'file.pdfNoText').text);
+    return { text, pages, title: await infoTitle(doc), ocr: ocr.length && reader ? ocrInfoOf(reader.modelId, ocr) : null };
   } catch (err) {
-    await task.destroy().catch(() => undefined);
-    throw readError(err);
-  }
-  try {
-    const { text, pages } = await pageTexts(doc);
-    if (text.trim() === '') throw new ParseError('empty', say('file.pdfNoText').text);
-    return { text, pages, title: await infoTitle(doc) };
-  } catch (err) {
-    throw err instanceof ParseError ? err : readError(err);
+    const ocr = ocrError(err);
+    if (ocr !== err) throw ocr;
+    throw err instanceof ParseError || (err as Error).name === 'OcrCancelled' ? err : readError(err);
   } finally {
     await doc.destroy().catch(() => undefined);
   }
 }
 
-async function pageTexts(doc: PdfDocument): Promise<{ text: string; pages: PageSpan[] }> {
+/** Open a PDF with pdf.js; ParseError `corrupt` or `unreadable` (password) when it cannot be. */
+export async function openPdf(pdfjs: PdfJs, bytes: Uint8Array): Promise<PdfDocument> {
+  const task = pdfjs.getDocument({
+    data: new Uint8Array(bytes), // a copy: pdf.js takes ownership of (and may detach) the buffer it is given
+    isEvalSupported: false,
+    verbosity: pdfjs.VerbosityLevel.ERRORS, // otherwise every font substitution is a warning on stdout
+  });
+  try {
+    return await task.promise;
+  } catch (err) {
+    await task.destroy().catch(() => undefined);
+    throw readError(err);
+  }
+}
+
+async function pageTexts(
+  pdfjs: PdfJs, doc: PdfDocument, reader: PageReader | null,
+): Promise<{ text: string; pages: PageSpan[]; ocr: PlacedOcrPage[] }> {
   let text = '';
   const pages: PageSpan[] = [];
+  const ocr: PlacedOcrPage[] = [];
   for (let number = 1; number <= doc.numPages; number++) {
     if (number > 1) text += '\n\n';
     const page = await doc.getPage(number);
@@ -65,12 +84,19 @@ async function pageTexts(doc: PdfDocument): Promise<{ text: string; pages: PageS
       pageText += item.str;
       if (item.hasEOL) pageText += '\n';
     }
+    let clean = pageText.replace(/\r\n?/g, '\n').replace(/\s+$/, '');
+    if (reader && clean.replace(/\s/g, '').length < MIN_TEXT_LAYER_CHARS && (await paintsImage(pdfjs, page))) {
+      const result = await reader.read(number, doc.numPages, () => renderPagePixels(page));
+      if (result.text !== '') {
+        ocr.push({ page: number, offset: text.length, result });
+        clean = result.text;
+      }
+    }
     page.cleanup();
-    const clean = pageText.replace(/\r\n?/g, '\n').replace(/\s+$/, '');
     pages.push({ start: text.length, end: text.length + clean.length, page: number });
     text += clean;
   }
-  return { text, pages };
+  return { text, pages, ocr };
 }
 
 async function infoTitle(doc: PdfDocument): Promise<string | null> {

@@ -9,5 +9,6 @@ import { m006 } from './006-section-keywords';
 import { m007 } from './007-glossary';
 import { m008 } from './008-page-versions';
 import { m009 } from './009-version-evidence';
+import { m010 } from './010-ocr';
 
-export const kbMigrations: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009];
+export const kbMigrations: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010];

@@ -152,3 +152,23 @@ describe('009: version evidence', () => {
     db.close();
   });
 });
+
+describe('010: ocr', () => {
+  it('adds an empty OCR column to pages written before, and a cache keyed by content hash, model and page', () => {
+    const db = new Database(path.join(tempDir(), 'kb.sqlite'));
+    migrate(db, kbMigrations, 'kb', 9);
+    db.exec(`
+      INSERT INTO documents (id, folder, rel_path, size, mtime_ms, status, indexed_at) VALUES (1, '/n', 'scan.pdf', 1, 1, 'indexed', 'now');
+      INSERT INTO pages (id, document_id, path, title, kind, text, metadata, title_tokens, path_tokens) VALUES (1, 1, 'wiki/scan.pdf', 'Scan', 'pdf', 'x', '{}', '', '');
+    `);
+    migrate(db, kbMigrations, 'kb', 10);
+    expect(db.prepare(`SELECT ocr FROM pages`).pluck().all()).toEqual([null]);
+    const put = db.prepare(`INSERT INTO ocr_cache (sha256, model, page, result, seconds, created_at) VALUES (?, ?, ?, '{}', 1.5, 'now')`);
+    put.run('ab', 'm1', 1);
+    put.run('ab', 'm2', 1);
+    expect(() => put.run('ab', 'm1', 1)).toThrow(/UNIQUE|PRIMARY/);
+    db.prepare(`DELETE FROM pages`).run();
+    expect(db.prepare(`SELECT count(*) FROM ocr_cache`).pluck().get()).toBe(2);
+    db.close();
+  });
+});

