@@ -11,14 +11,16 @@ import { expect, test } from './fixtures';
 import { ask, createKb, lastAnswer, openSettings, showScreen, snap, waitTurnEnded } from './helpers';
 import type { Page } from '@playwright/test';
 
-/** Add a folder and wait for its run: OCR of the scans takes some seconds a page on a loaded machine. */
+import { citingReply } from './replies';
+
+/** Add a folder and wait until its two pages are in: OCR of the scans takes seconds a page on a loaded machine. */
 async function addFolderAndIndex(page: Page, folder: string): Promise<void> {
   await showScreen(page, 'Folders & indexing');
   await page.getByLabel('Add a folder').fill(folder);
   await page.getByRole('button', { name: 'Add folder' }).click();
-  await expect(page.getByText('Up to date')).toBeVisible({ timeout: 150_000 });
+  await expect(page.getByRole('contentinfo', { name: 'Status bar' })).toContainText('2 pages', { timeout: 150_000 });
+  await expect(page.getByText('Up to date')).toBeVisible({ timeout: 60_000 });
 }
-import { citingReply } from './replies';
 
 const made: string[] = [];
 test.afterEach(() => {
