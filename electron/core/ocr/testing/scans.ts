@@ -118,7 +118,7 @@ export function characterErrorRate(truth: string, read: string): number {
 
 /** A dense page's worth of English lines (`count` lines of about 60 characters), the same for the same seed. */
 export function manyEnglishLines(count: number, seed = 1): string[] {
-  const words = ('the report contract invoice delivery warehouse payment quarter revenue shipping customer order price signed '
+  const words = ('the report contract invoice delivery payment quarter revenue shipping customer order price signed '
     + 'before after March June total amount balance account service period notice terms agreed parts inspection schedule').split(' ');
   let state = seed >>> 0 || 1;
   const next = () => {
