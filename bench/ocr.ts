@@ -37,11 +37,11 @@ const WORDS = ('the report contract invoice delivery warehouse payment quarter r
   'inspection schedule 2024 117 4.2 twelve percent holiday office manager review').split(' ');
 const HANZI = '本合同自双方签字之日起生效季度报告显示收入增长了百分之十二请在六月底之前完成付款仓库将在国庆节期间暂停发货所有零件在交付前必须经过检验会议纪要已经发送给各部门负责人';
 
-/** A dense A4 page of text in one language: 40 lines of about 60 characters (English) or 32 (Chinese). */
+/** A dense A4 page of text in one language: 36 lines (all that fit at 24 px) of about 60 characters (English) or 31 (Chinese). */
 function pageLines(language: 'en' | 'zh', seed: number): string[] {
   const stream = new Random(seed);
   const random = () => stream.next();
-  return Array.from({ length: 40 }, () => {
+  return Array.from({ length: 36 }, () => {
     if (language === 'zh') return Array.from({ length: 30 }, () => HANZI[Math.floor(random() * HANZI.length)]).join('') + '。';
     let line = '';
     while (line.length < 58) line += `${line ? ' ' : ''}${WORDS[Math.floor(random() * WORDS.length)]}`;
@@ -60,7 +60,7 @@ function scannedPage(language: 'en' | 'zh', seed: number): { pdf: Buffer; text: 
 async function pageSpeed(pages: number, threads: number): Promise<void> {
   const engine = await createOcrEngine(undefined, { threads });
   const pdfjs = await loadPdfJs();
-  console.log(`\n  1. one A4 page at 150 dpi (1240 × 1754 px, 40 lines), ${threads} thread(s) per model`);
+  console.log(`\n  1. one A4 page at 150 dpi (1240 × 1754 px, 36 lines), ${threads} thread(s) per model`);
   console.log(`     ${'language'.padEnd(10)}${'render s'.padStart(10)}${'OCR s'.padStart(10)}${'s/page'.padStart(10)}${'CER'.padStart(10)}`);
   for (const language of ['en', 'zh'] as const) {
     const warm = scannedPage(language, 999);
