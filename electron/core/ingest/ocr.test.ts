@@ -172,3 +172,35 @@ describe('OCR turned off', () => {
     }
   }, 90_000);
 });
+
+describe('cancelling OCR', () => {
+  it('stops between pages, writes nothing of the file, and the next run goes on from the cached pages', async () => {
+    const data = tempDir();
+    const folder = tempDir();
+    const pages = [0, 1, 2, 3].map((i) => drawPage(ENGLISH_LINES.slice(i, i + 2), { family: FONTS.serif.family, format: 'jpeg' }));
+    writeFiles(folder, { 'long-scan.pdf': imagePdf(pages.map((p) => ({ jpeg: p.bytes, width: p.width, height: p.height }))) });
+    const core = openCore(data);
+    try {
+      const id = await makeKb(core, 'Long', [folder]);
+      let cancelled = false;
+      const stop = core.onEvent((name, payload) => {
+        const s = payload as IngestStatus;
+        if (name === 'ingest.progress' && s.kbId === id && s.ocr?.page === 1 && !cancelled) {
+          cancelled = true;
+          void call(core, 'ingest.cancel', { kb: id });
+        }
+      });
+      const first = await core.ingest(id);
+      stop();
+      expect(first).toMatchObject({ state: 'cancelled', error: expect.stringMatching(/^indexing was cancelled/), filesIndexed: 0 });
+      expect(first.ocr!.pagesRead).toBeLessThan(4);
+      await expect(call(core, 'pages.get', { kb: id, path: 'wiki/long-scan.pdf' })).rejects.toThrow(/no page/);
+      const second = await core.ingest(id);
+      expect(second).toMatchObject({ state: 'done', filesIndexed: 1 });
+      expect(second.ocr!.pagesCached).toBe(first.ocr!.pagesRead);
+      expect(second.ocr!.pagesRead + second.ocr!.pagesCached).toBe(4);
+    } finally {
+      await core.close();
+    }
+  }, 120_000);
+});

@@ -4,9 +4,9 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createOcrEngine, layoutPage, type OcrEngine } from './engine';
-import { decodeImage } from './image';
+import { decodeImage, rotateHalfTurn } from './image';
 import { ctcGreedy } from './recognise';
-import { CHINESE_LINES, ENGLISH_LINES, FONTS, characterErrorRate, drawPage } from './testing/scans';
+import { CHINESE_LINES, ENGLISH_LINES, FONTS, characterErrorRate, drawPage, manyEnglishLines } from './testing/scans';
 
 let engine: OcrEngine;
 beforeAll(async () => {
@@ -49,6 +49,27 @@ describe('OCR engine (PP-OCRv4 on onnxruntime-node)', () => {
       const page = await engine.read(await decodeImage(drawn.bytes, format === 'jpeg' ? 'jpg' : 'webp'));
       expect(characterErrorRate(ENGLISH_LINES.slice(0, 2).join('\n'), page.text)).toBeLessThanOrEqual(0.03);
     }
+  }, 60_000);
+
+  it('never turns a level line over when the direction classifier misjudges it', async () => {
+    // this page has three lines the classifier calls upside down (with p ≥ 0.9); turned, they read as "n", "Srs"
+    const lines = [...manyEnglishLines(14), ...ENGLISH_LINES];
+    const drawn = drawPage(lines, { family: FONTS.serif.family, size: 24 });
+    const page = await engine.read(await decodeImage(drawn.bytes, 'png'));
+    expect(characterErrorRate(lines.join('\n'), page.text)).toBeLessThanOrEqual(0.03);
+    expect(page.lines).toHaveLength(lines.length);
+  }, 60_000);
+
+  it('reads a line that is really upside down', async () => {
+    const drawn = drawPage(ENGLISH_LINES.slice(3, 4), { family: FONTS.serif.family, width: 1000, height: 240 });
+    const page = await engine.read(rotateHalfTurn(await decodeImage(drawn.bytes, 'png')));
+    expect(characterErrorRate(ENGLISH_LINES[3]!, page.text)).toBeLessThanOrEqual(0.03);
+  }, 60_000);
+
+  it('keeps the spaces between words', async () => {
+    const drawn = drawPage(ENGLISH_LINES.slice(0, 1), { family: FONTS.serif.family, width: 900, height: 300 });
+    const page = await engine.read(await decodeImage(drawn.bytes, 'png'));
+    expect(page.text).toBe(ENGLISH_LINES[0]);
   }, 60_000);
 
   it('reads nothing from a blank page, with confidence 0', async () => {

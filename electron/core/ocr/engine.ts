@@ -10,7 +10,7 @@ import path from 'node:path';
 import type { InferenceSession } from 'onnxruntime-node';
 import { detectLines, type DetectOptions } from './detect';
 import type { Box, RgbaImage } from './image';
-import { cutLines, orientLines, recogniseLines } from './recognise';
+import { cutLines, recogniseOriented, turnedLines } from './recognise';
 
 /** One recognised line of a page: `[start, end)` in the page's OCR text, its box in image pixels, its confidence. */
 export interface OcrLine {
@@ -90,8 +90,9 @@ export async function createOcrEngine(models = defaultModels(), options: OcrEngi
     async read(image) {
       const found = await detectLines(detection, ort, image, options);
       const boxes = found.map((f) => f.box);
-      const lineImages = await orientLines(classifier, ort, cutLines(image, boxes));
-      const texts = await recogniseLines(recognition, ort, lineImages, dictionary);
+      const lineImages = cutLines(image, boxes);
+      const turned = await turnedLines(classifier, ort, lineImages);
+      const texts = await recogniseOriented(recognition, ort, lineImages, turned, dictionary);
       const lines = boxes.map((box, i) => ({ box, text: texts[i]!.text.trim(), confidence: texts[i]!.confidence }));
       return layoutPage(image.width, image.height, lines.filter((line) => line.text !== ''));
     },

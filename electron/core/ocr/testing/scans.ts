@@ -116,6 +116,22 @@ export function characterErrorRate(truth: string, read: string): number {
   return a.length ? previous[b.length]! / a.length : 0;
 }
 
+/** A dense page's worth of English lines (`count` lines of about 60 characters), the same for the same seed. */
+export function manyEnglishLines(count: number, seed = 1): string[] {
+  const words = ('the report contract invoice delivery payment quarter revenue shipping customer order price signed '
+    + 'before after March June total amount balance account service period notice terms agreed parts inspection schedule').split(' ');
+  let state = seed >>> 0 || 1;
+  const next = () => {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    return state / 2 ** 32;
+  };
+  return Array.from({ length: count }, () => {
+    let line = '';
+    while (line.length < 56) line += `${line ? ' ' : ''}${words[Math.floor(next() * words.length)]}`;
+    return `${line[0]!.toUpperCase()}${line.slice(1)}.`;
+  });
+}
+
 /** Known English and Chinese lines for tests and the benchmark. */
 export const ENGLISH_LINES = [
   'The quarterly report shows revenue of 4.2 million.',
