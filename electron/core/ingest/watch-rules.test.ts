@@ -121,7 +121,8 @@ describe('the one rule', () => {
     expect(excluded('x/dist/c.md')).toBe(true);
     expect(excluded('.hidden/c.md')).toBe(true);
     expect(excluded('.c.md')).toBe(true);
-    expect(excluded('picture.png')).toBe(true);
+    expect(excluded('clip.gif')).toBe(true);
+    expect(excluded('scan.png')).toBe(false);
     expect(excluded('../outside.md')).toBe(true);
   });
 });
