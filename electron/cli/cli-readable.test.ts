@@ -24,7 +24,7 @@ describe('sift ask, extractive answer', () => {
     await run('--data-dir', data, 'folder', 'add', 'Docs', docs);
     expect((await run('--data-dir', data, 'ingest', 'Docs')).code).toBe(0);
     const ask = await run('--data-dir', data, 'ask', 'Docs', 'how does safeParse work?', '--ollama-host', 'http://127.0.0.1:9');
-    expect(ask.out).toContain('The **safeParse** method returns a result object & never throws. Use it like *this*:');
+    expect(ask.out).toContain('The safeParse method returns a result object & never throws. Use it like this:');
     expect(ask.out).toContain('   ```js\n   const r = schema.safeParse(input);\n   if (!r.success) {\n     console.log(r.error);\n   }\n   ```');
     expect(ask.out).toMatch(/After parsing, check the success flag before reading data\. \[1\]/);
     expect(ask.out).not.toMatch(/\\[*&`]|nbsp|&amp;/);

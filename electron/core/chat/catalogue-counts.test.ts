@@ -17,6 +17,10 @@ const DOCS: Record<string, string> = {
   'limits.md': '# Limits\n\nmy_pool_size_max = 3 caps the workers.\n',
   'vector-zh.md': '# 检索\n\n向量检索很快，适合语义搜索。\n',
   'vector-words.md': '# 向量\n\n我们讨论向量，也讨论全文检索。\n',
+  'ts-camel.md': '# Types\n\nWritten in TypeScript, with types.\n',
+  'ts-lower.md': '# Lower\n\nThe typescript compiler checks it.\n',
+  'ts-dotted.md': '# Dotted\n\nSee TypeScript.config for the options.\n',
+  'ts-longer.md': '# Longer\n\nTypeScripts do not exist, and neither does type script.\n',
 };
 for (let i = 1; i <= 26; i++) {
   const n = String(i).padStart(2, '0');
@@ -57,6 +61,12 @@ describe.each([true, false])('catalogue counts (model down: %s)', (down) => {
     expect(turn.passages.map((p) => p.pagePath).sort()).toEqual(['wiki/pool-config.md', 'wiki/tuning.md']);
     expect(outcome.message!.content).toMatch(/^2 pages mention “pool\\?_size” \(most relevant first/);
     expect(outcome.message!.content).not.toContain('showing');
+  });
+
+  it('counts a camelCase term however its case is written', async () => {
+    const outcome = await bench.ask('Which notes mention TypeScript?');
+    expect(outcome.message!.content).toMatch(/^3 pages mention “TypeScript”/);
+    expect(turnOf(outcome.message).passages.map((p) => p.pagePath).sort()).toEqual(['wiki/ts-camel.md', 'wiki/ts-dotted.md', 'wiki/ts-lower.md']);
   });
 
   it('a Chinese term is held whole or not at all', async () => {

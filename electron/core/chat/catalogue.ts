@@ -6,6 +6,7 @@
 import type { Citation } from '../../../shared/chat-models';
 import { quoteInline, withoutHeadingMarks } from '../../../shared/markdown-text';
 import type { Passage } from '../../../shared/models';
+import { markdownProse } from './extractive';
 
 /** Pages a catalogue answer lists at most. */
 export const CATALOGUE_PAGES = 12;
@@ -36,8 +37,8 @@ export interface CatalogueCount {
 
 /** The quote of `text` for a list line, heading marks left out: from a little before the first occurrence of
  *  one of `needles` (the topic, or its parts) when that lies beyond the quote's reach, so the line shows it. */
-function quoteAround(passage: string, needles: string[]): string {
-  const text = withoutHeadingMarks(passage);
+function quoteAround(passage: Passage, needles: string[]): string {
+  const text = /\.(?:md|markdown|mdx)$/i.test(passage.pagePath) ? markdownProse(passage.text) : withoutHeadingMarks(passage.text);
   const lower = text.toLowerCase();
   const at = Math.min(...needles.map((n) => lower.indexOf(n.toLowerCase())).filter((i) => i >= 0), Number.MAX_SAFE_INTEGER);
   if (at === Number.MAX_SAFE_INTEGER || at < QUOTE_MAX - 40) return quoteInline(text, QUOTE_MAX);
@@ -78,7 +79,7 @@ export function catalogueAnswer(topic: string, pages: Passage[], zh: boolean, co
   const citations: Citation[] = [];
   pages.forEach((p, i) => {
     const number = i + 1;
-    text += `${i > 0 ? '\n' : ''}${number}. **${quoteInline(p.title)}** (\`${p.pagePath}\`) — ${quoteAround(p.text, counted.count > 0 ? [topic] : counted.parts ?? [])} `;
+    text += `${i > 0 ? '\n' : ''}${number}. **${quoteInline(p.title)}** (\`${p.pagePath}\`) — ${quoteAround(p, counted.count > 0 ? [topic] : counted.parts ?? [])} `;
     const markerStart = text.length;
     text += `[${number}]`;
     citations.push({ number, valid: true, markerStart, markerEnd: text.length, quote: null, quoteVerified: null });

@@ -78,7 +78,7 @@ describe('extractiveAnswer', () => {
   it('reads a Markdown passage as its reader would: references decoded, escapes read, code as a block', () => {
     const guide = passage('guide', 'The **safeParse** method&nbsp;returns a result &amp; never throws \\*ever\\*:\n\n```js\nconst r = schema.safeParse(input);\n```\n\nThen check `r.success`.');
     const { text, citations } = extractiveAnswer('safeParse', [guide], 'Ollama is not reachable', { language: 'en' });
-    expect(text).toContain('1. **guide** — The \\*\\*safeParse\\*\\* method returns a result \\& never throws \\*ever\\*:\n\n   ```js\n   const r = schema.safeParse(input);\n   ```\n\n   Then check \\`r.success\\`. [1]');
+    expect(text).toContain('1. **guide** — The safeParse method returns a result \\& never throws \\*ever\\*:\n\n   ```js\n   const r = schema.safeParse(input);\n   ```\n\n   Then check \\`r.success\\`. [1]');
     expect(text).not.toContain('nbsp');
     expect(parseCitationMarkers(text).map((m) => [m.start, m.numbers])).toEqual(citations.map((c) => [c.markerStart, [c.number]]));
     // A plain-text page is quoted as it is, on one line.

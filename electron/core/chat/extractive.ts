@@ -93,6 +93,19 @@ const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 /** Backslash escapes of Markdown source (`\*` is a literal star). */
 const SOURCE_ESCAPE = /\\([!-/:-@[-`{-~])/g;
 
+/** Strong and emphasis marks of Markdown source (`**x**`, `__x__`, `*x*`), not escaped and hugging their words. */
+const STRONG = /(?<!\\)(\*\*|__)(?=\S)([^\n]*?\S)\1/g;
+const EMPHASIS = /(?<![\\\w*])\*(?=[^\s*])([^*\n]*?[^\s*\\])\*(?![\w*])/g;
+
+/**
+ * Markdown prose as its reader sees it, on one line: heading marks, strong/emphasis marks and backslash escapes
+ * gone, character references decoded (`&nbsp;` is a space). Still to be escaped (quoteInline) where it is placed.
+ */
+export function markdownProse(text: string): string {
+  const plain = withoutHeadingMarks(text).replace(STRONG, '$2').replace(EMPHASIS, '$1').replace(SOURCE_ESCAPE, '$1');
+  return decodeEntities(plain).replace(/\s+/g, ' ').trim();
+}
+
 /** One part of a quote: prose, or a fenced code block's lines. */
 type QuotePart = { kind: 'prose'; text: string } | { kind: 'code'; fence: string; info: string; lines: string[] };
 
@@ -138,7 +151,7 @@ function quoteOf(p: Passage): { text: string; endsInCode: boolean } {
   for (const part of partsOf(p.text.slice(from), p.openFence ?? null)) {
     if (budget <= 0) break;
     if (part.kind === 'prose') {
-      const readable = decodeEntities(withoutHeadingMarks(part.text).replace(SOURCE_ESCAPE, '$1')).replace(/\s+/g, ' ').trim();
+      const readable = markdownProse(part.text);
       const quoted = quoteInline(readable, budget);
       out += out === '' ? `${lead}${quoted}` : `\n\n   ${quoted}`;
       budget -= readable.length;

@@ -72,6 +72,19 @@ describe('whole-folder questions without an overview file', () => {
     expect(content).toMatch(/1\. \*\*Big 39\*\*/);
   });
 
+  it('groups by top folder when the folders below are too many (a node_modules of packages)', async () => {
+    const docs: Record<string, string> = {};
+    for (let i = 0; i < 25; i++) docs[`pkgs/pkg-${i}/README.md`] = `# pkg-${i}\n\nPackage ${i}.\n\n## Install\n\nnpm i.\n\n## Usage\n\nUse it.\n`;
+    docs['@scope/tool/README.md'] = '# Tool\n\n## API\n\nCalls.\n';
+    bench = await startChatBench({ docs, ollamaDown: true });
+    const content = (await bench.ask("what's in here?")).message!.content;
+    expect(content).toMatch(/^This knowledge base has 26 pages in 2 folders\./);
+    expect(content).toContain('**pkgs/** (25 pages)\n');
+    expect(content).toContain('**@scope/** (1 page)');
+    expect(content).toMatch(/\*\*Tool\*\* \(`wiki\/@scope\/tool\/README\.md`, \d+ B\) — API \[\d+\]/);
+    expect(content).toMatch(/\*\*pkg-0\*\* \(`wiki\/pkgs\/pkg-0\/README\.md`, \d+ B\) — Install · Usage \[\d+\]/);
+  });
+
   it('answers from the digest overview when digests were written', async () => {
     bench = await startChatBench({ docs: DOCS });
     const model = (body: { messages: { content: string }[] }): MockChatReply => {

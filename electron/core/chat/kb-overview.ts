@@ -77,23 +77,40 @@ interface Row {
   bytes: number;
 }
 
-function folderOf(path: string): string {
-  const rel = path.replace(/^wiki\//, '');
-  const cut = rel.lastIndexOf('/');
-  return cut < 0 ? '' : rel.slice(0, cut);
+/** The folder of a page under `wiki/`, at most `depth` folders deep (`''` for the root). */
+function folderOf(path: string, depth: number): string {
+  const parts = path.replace(/^wiki\//, '').split('/').slice(0, -1);
+  return parts.slice(0, depth).join('/');
 }
 
-/** The highest-level headings of a page other than its title, in order, at most HEADINGS_SHOWN. */
+/** Folder levels tried for the grouping. */
+const MAX_DEPTH = 4;
+
+/** How deep to group: the deepest level at which there are at most OUTLINE_FOLDERS folders (else the top one). */
+function groupDepth(paths: string[]): number {
+  let best = 1;
+  for (let depth = 1; depth <= MAX_DEPTH; depth++) {
+    if (new Set(paths.map((p) => folderOf(p, depth))).size <= OUTLINE_FOLDERS) best = depth;
+    else break;
+  }
+  return best;
+}
+
+/** The top headings of a page other than its title: the highest level that has more than one (a page under a
+ *  single top heading shows the sections under it), in order, at most HEADINGS_SHOWN. */
 function topHeadings(page: PageInfo): string[] {
   const title = page.title.trim().toLowerCase();
-  const others = page.headings.filter((h) => h.text.trim() !== '' && h.text.trim().toLowerCase() !== title);
-  if (others.length === 0) return [];
-  const level = Math.min(...others.map((h) => h.level));
+  const isTitle = (text: string) => title === text || title.startsWith(`${text} `);
+  const others = page.headings.filter((h) => h.text.trim() !== '' && !isTitle(h.text.trim().toLowerCase()));
+  const levels = [...new Set(others.map((h) => h.level))].sort((a, b) => a - b);
+  const level = levels.find((l) => others.filter((h) => h.level === l).length > 1) ?? levels[0];
+  if (level === undefined) return [];
   return [...new Set(others.filter((h) => h.level === level).map((h) => h.text.trim()))].slice(0, HEADINGS_SHOWN);
 }
 
 /**
- * The outline of the knowledge base in `db` (digests left out): every folder's page count, and at most
+ * The outline of the knowledge base in `db` (digests left out), grouped by folder (as deep as keeps the folders
+ * to OUTLINE_FOLDERS, else by top folder): every folder's page count (with its subfolders), and at most
  * `limit` pages shown, chosen folder by folder in turn (folders with the most pages first), the largest
  * page of each first, so a big folder cannot hide the small ones. Null when it has no page.
  */
@@ -102,9 +119,10 @@ export function kbOutline(db: Database.Database, limit = OUTLINE_PAGES): KbOutli
     WHERE d.folder != ? AND EXISTS (SELECT 1 FROM chunks c WHERE c.page_id = p.id) ORDER BY d.size DESC, p.path`;
   const rows = cached(db, sql).all(DIGEST_FOLDER) as Row[];
   if (rows.length === 0) return null;
+  const depth = groupDepth(rows.map((r) => r.path));
   const byFolder = new Map<string, Row[]>();
   for (const row of rows) {
-    const folder = folderOf(row.path);
+    const folder = folderOf(row.path, depth);
     const list = byFolder.get(folder);
     if (list) list.push(row);
     else byFolder.set(folder, [row]);
@@ -133,7 +151,7 @@ export function kbOutline(db: Database.Database, limit = OUTLINE_PAGES): KbOutli
       path: row.path, title: row.title, bytes: row.bytes, headings: topHeadings(page),
       passage: buildPassage(page, chunk.start, chunk.end, [], 'title'),
     };
-    const folder = folderOf(row.path);
+    const folder = folderOf(row.path, depth);
     shownOf.set(folder, [...(shownOf.get(folder) ?? []), line]);
   }
   const withPages: OutlineFolder[] = [];

@@ -4,9 +4,9 @@
  * are, not how many it shows.
  *
  * Kept apart from search ranking on purpose: this is a count, not a ranking. The keyword index narrows the
- * pages (every chunk holding the term holds all of its word parts and CJK bigrams), SQLite's `instr`
- * narrows them again, and the page text decides (the term with word boundaries at its ends). Cost: one
- * FTS statement and one page-text statement over the pages that hold all the parts.
+ * pages (a chunk holding the term holds all of its word parts and CJK bigrams, as typed or lower-cased),
+ * SQLite's `instr` narrows them again, and the page text decides (the term with word boundaries at its
+ * ends). Cost: one or two FTS statements and one page-text statement over the pages that hold all the parts.
  */
 import type Database from 'better-sqlite3';
 import type { Passage } from '../../../shared/models';
@@ -133,8 +133,12 @@ function chunkPassage(db: Database.Database, page: PageInfo, at: number, end: nu
 export function pagesMentioning(db: Database.Database, term: string, ranked: Passage[], limit: number): Mentions {
   const whole = term.normalize('NFKC').trim();
   const parts = partsOf(whole);
-  const tokens = requiredTokens(whole);
-  const candidates = tokens.length > 0 ? pagesWithTokens(db, tokens) : (cached(db, `SELECT id FROM pages`).pluck().all() as number[]);
+  // A camelCase word is split by its case, which the text may write otherwise (`TypeScript`, `typescript`): the
+  // pages holding either spelling's tokens.
+  const spellings = [...new Set([requiredTokens(whole).join('\u0000'), requiredTokens(whole.toLowerCase()).join('\u0000')])].map((t) => t.split('\u0000').filter(Boolean));
+  const candidates = spellings.some((t) => t.length === 0)
+    ? (cached(db, `SELECT id FROM pages`).pluck().all() as number[])
+    : [...new Set(spellings.flatMap((t) => pagesWithTokens(db, t)))];
   const held = occurrences(db, candidates, whole);
   const partTokens = [...new Set(parts.flatMap((p) => tokenize(p)))];
   const partCount = held.size === 0 && partTokens.length > 0 ? pagesWithTokens(db, partTokens, true).length : 0;

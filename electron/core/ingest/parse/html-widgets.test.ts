@@ -16,6 +16,7 @@ const NODE_DOC = `<!doctype html><html><head><title>File system | Node.js</title
 try {
   await readFile('x');
 } catch {}</code><button class="copy-button">copy</button></pre></div>
+<pre class="with-39-chars"><input class="js-flavor-toggle" type="checkbox" checked aria-label="Show modern ES modules syntax"><code class="language-js mjs">import * as fs from 'node:fs/promises';</code><code class="language-js cjs">const fs = require('node:fs/promises');</code><button class="copy-button">copy</button></pre>
 <p>See <a href="#file-system">File system</a> above.</p>
 </main></body></html>`;
 
@@ -38,7 +39,7 @@ describe('HTML furniture', () => {
     const { text, headings } = htmlToText(NODE_DOC);
     expect(headings.map((h) => h.text)).toEqual(['File system', 'Promises API']);
     expect(text).not.toMatch(/#\n|copy/);
-    expect(text).toContain("await readFile('x');\n} catch {}\n\nSee File system above.");
+    expect(text).toContain("await readFile('x');\n} catch {}\n\nimport * as fs from 'node:fs/promises';\n\nconst fs = require('node:fs/promises');\n\nSee File system above.");
     for (const h of headings) expect(text.slice(h.start, h.end)).toBe(h.text);
   });
 

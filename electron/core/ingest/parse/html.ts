@@ -140,7 +140,11 @@ function contentText(node: Element): string {
     else if (isElement(child)) {
       if (DROPPED.has(child.name) || isWidget(child)) continue;
       if (child.name === 'br') out += '\n';
-      else out += contentText(child);
+      else {
+        // Node's docs put the same example twice in one <pre> (an ES module and a CommonJS <code>): one a block.
+        if (node.name === 'pre' && child.name === 'code' && out.trim() !== '' && !out.endsWith('\n')) out += '\n\n';
+        out += contentText(child);
+      }
     }
   }
   return out;
