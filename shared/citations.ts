@@ -17,6 +17,7 @@
  *   its paragraph (a renderer closes it there too, see {@link closeOpenFences}); an inline code span never
  *   leaves its paragraph; an escaped backtick opens no span.
  */
+import { linesOf } from './lines';
 
 /** One citation marker found in a text; offsets are JavaScript string indices (UTF-16 code units). */
 export interface CitationMarker {
@@ -58,22 +59,6 @@ function numbersOf(inside: string): number[] | null {
     for (let n = from; n <= to; n++) if (!numbers.includes(n)) numbers.push(n);
   }
   return numbers;
-}
-
-/** One line of a text and the offset it starts at. */
-interface Line {
-  start: number;
-  text: string;
-}
-
-function linesOf(text: string): Line[] {
-  const lines: Line[] = [];
-  let start = 0;
-  for (const line of text.split('\n')) {
-    lines.push({ start, text: line });
-    start += line.length + 1;
-  }
-  return lines;
 }
 
 /** A fenced code block: `[start, end)`, and for one never closed, the opening line's indent and fence. */

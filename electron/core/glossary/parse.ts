@@ -14,6 +14,7 @@
  * Aliases: a parenthesis after the term (`**RRF** (Reciprocal Rank Fusion, 倒数排名融合): …`) and
  * ` / `-separated names (`RRF / 倒数排名融合`). Pure: no database, no file access.
  */
+import { linesOf, type TextLine } from '../../../shared/lines';
 import { normalizeKey } from './terms';
 
 /** File names (without extension, normalised) that make a page a glossary. */
@@ -50,24 +51,6 @@ export function isGlossaryPage(relPath: string, metadata: Record<string, unknown
 /** The normalised keys of an entry: its term and aliases, each once. */
 export function keysOf(entry: Pick<GlossaryDraft, 'term' | 'aliases'>): string[] {
   return [...new Set([entry.term, ...entry.aliases].map(normalizeKey).filter(Boolean))];
-}
-
-interface Line {
-  text: string;
-  start: number;
-  end: number;
-}
-
-function linesOf(text: string): Line[] {
-  const lines: Line[] = [];
-  let start = 0;
-  for (;;) {
-    const nl = text.indexOf('\n', start);
-    const end = nl === -1 ? text.length : nl;
-    lines.push({ text: text.slice(start, end), start, end });
-    if (nl === -1) return lines;
-    start = nl + 1;
-  }
 }
 
 /** Markup around a term that is not part of it: emphasis, code ticks, a link's URL. */
@@ -155,10 +138,10 @@ function plainEntry(line: string): { term: string; aliases: string[]; rest: stri
   return names ? { ...names, rest: m[2]!.trim() } : null;
 }
 
-const blank = (line: Line | undefined) => line !== undefined && line.text.trim() === '';
+const blank = (line: TextLine | undefined) => line !== undefined && line.text.trim() === '';
 
 /** Lines after a bold entry that continue its definition: up to a blank line or the start of anything else. */
-function continuation(lines: Line[], from: number, plain: boolean): number {
+function continuation(lines: TextLine[], from: number, plain: boolean): number {
   let i = from;
   while (i < lines.length) {
     const t = lines[i]!.text;
@@ -169,7 +152,7 @@ function continuation(lines: Line[], from: number, plain: boolean): number {
 }
 
 /** A definition list entry whose term is line `i`: its definition lines, and the index after them; or null. */
-function definitionEntry(lines: Line[], i: number): { definition: string; next: number } | null {
+function definitionEntry(lines: TextLine[], i: number): { definition: string; next: number } | null {
   let j = i + 1;
   if (blank(lines[j]) && lines[j + 1] && DEFINITION_LINE.test(lines[j + 1]!.text)) j++;
   if (!lines[j] || !DEFINITION_LINE.test(lines[j]!.text)) return null;

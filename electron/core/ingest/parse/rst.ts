@@ -5,6 +5,7 @@
  * of a title is the order in which its adornment style (character, with or without overline) first
  * appears, as docutils does, and the page's title is the first one.
  */
+import { linesOf as lineSpans, type TextLine } from '../../../../shared/lines';
 import type { Heading } from '../../store/page-model';
 
 /** What reStructuredText adorns titles with (docutils' recommended set and the rest of ASCII punctuation). */
@@ -16,32 +17,19 @@ function columns(text: string): number {
   return n;
 }
 
-interface Line {
-  start: number;
-  end: number;
-  text: string;
-}
-
-function linesOf(text: string): Line[] {
-  const lines: Line[] = [];
-  let start = 0;
-  for (;;) {
-    const nl = text.indexOf('\n', start);
-    const end = nl === -1 ? text.length : nl;
-    lines.push({ start, end, text: text.slice(start, end).replace(/\r$/, '') });
-    if (nl === -1) return lines;
-    start = nl + 1;
-  }
+/** The lines of `text`, a carriage return before a newline left out of their text. */
+function linesOf(text: string): TextLine[] {
+  return lineSpans(text).map((line) => ({ ...line, text: line.text.replace(/\r$/, '') }));
 }
 
 /** A line that can be a title's text: not indented (that is a block quote or literal), not itself an adornment. */
-function titleLike(line: Line | undefined): line is Line {
+function titleLike(line: TextLine | undefined): line is TextLine {
   return !!line && line.text.trim() !== '' && !/^\s/.test(line.text) && !ADORNMENT.test(line.text);
 }
 
 /** True when `adornment` adorns `title`: one character repeated, at least 3 long (or as wide as a shorter title;
  *  docutils only warns about an underline shorter than its title). */
-function adorns(adornment: Line | undefined, title: Line): adornment is Line {
+function adorns(adornment: TextLine | undefined, title: TextLine): adornment is TextLine {
   if (!adornment || !ADORNMENT.test(adornment.text)) return false;
   return adornment.text.trimEnd().length >= Math.min(3, columns(title.text.trimEnd()));
 }
@@ -73,7 +61,7 @@ export function rstHeadings(text: string): { headings: Heading[]; title: string 
   return { headings, title: headings[0]?.text ?? null };
 }
 
-function push(style: string, line: Line, headings: Heading[], styles: string[]): void {
+function push(style: string, line: TextLine, headings: Heading[], styles: string[]): void {
   if (!styles.includes(style)) styles.push(style);
   const level = Math.min(styles.indexOf(style) + 1, 6);
   const lead = line.text.length - line.text.trimStart().length;
