@@ -16,6 +16,7 @@ import { Problem } from './Problem';
 import { partsFact, PartsView } from './PartsView';
 import { ScanView, scanPageOf } from './ScanView';
 import { SheetView } from './SheetView';
+import { PassageNoteLine } from './PassageNote';
 
 /** Props of {@link PageView}. */
 export interface PageViewProps {
@@ -152,14 +153,7 @@ function PassageNote({ page, span, onShow }: { page: PageDetail; span: Span; onS
     const lineAt = (offset: number) => page.text.slice(0, offset).split('\n').length;
     where = t('pages.passageLines', { from: lineAt(span.start), to: lineAt(Math.max(span.start, span.end - 1)) });
   }
-  return (
-    <p className="passage-note">
-      {where}{' '}
-      <button type="button" className="link-button" onClick={onShow}>
-        {t('pages.showIt')}
-      </button>
-    </p>
-  );
+  return <PassageNoteLine where={where} onShow={onShow} />;
 }
 
 function MarkdownBody({ text, span }: { text: string; span: Span | null }) {

@@ -12,6 +12,7 @@ import { pageSegments, type Segment } from '../lib/page-segments';
 import type { PageTarget } from '../state/pages';
 import { targetSpan } from './SheetView';
 import '../formats.css';
+import { PassageNoteLine } from './PassageNote';
 
 /** What a page of parts holds, for the page's facts line ("3 sheets", "12 slides", "8 chapters"), or null. */
 export function partsFact(page: PageDetail, t: TFunction): string | null {
@@ -82,14 +83,7 @@ function PartNote({ page, part, offset, onShow }: { page: PageDetail; part: Part
     const path = headingPathAt(page.headings, offset, part.start);
     note = path.length ? t('formats.passageInChapterAt', { n: part.number, path: path.join(' › ') }) : t('formats.passageInChapter', { n: part.number });
   }
-  return (
-    <p className="passage-note">
-      {note}{' '}
-      <button type="button" className="link-button" onClick={onShow}>
-        {t('pages.showIt')}
-      </button>
-    </p>
-  );
+  return <PassageNoteLine where={note} onShow={onShow} />;
 }
 
 function Part({ page, part, segments, current }: { page: PageDetail; part: PartBlock; segments: Segment[]; current: boolean }) {

@@ -10,6 +10,7 @@ import type { PageDetail } from '../../../shared/models';
 import { citedRange, citesHeaderOnly, initialWindow, rowCells, rowsInSpan, sheetTables, WINDOW_ROWS, type SheetTable } from '../lib/sheet-table';
 import type { PageTarget } from '../state/pages';
 import '../formats.css';
+import { PassageNoteLine } from './PassageNote';
 
 type Span = { start: number; end: number };
 
@@ -81,14 +82,7 @@ function CitedNote({ table, cited, onShow }: { table: SheetTable; cited: number[
     if (name !== null) note = from === to ? t('formats.citedRowInSheet', { n: from, name }) : t('formats.citedRowsInSheet', { from, to, name });
     else note = from === to ? t('formats.citedRow', { n: from }) : t('formats.citedRows', { from, to });
   }
-  return (
-    <p className="passage-note">
-      {note}{' '}
-      <button type="button" className="link-button" onClick={onShow}>
-        {t('pages.showIt')}
-      </button>
-    </p>
-  );
+  return <PassageNoteLine where={note} onShow={onShow} />;
 }
 
 interface SheetTableViewProps {
