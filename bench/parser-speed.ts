@@ -57,12 +57,31 @@ export async function generated(kind: ParserKind, mb: number): Promise<Buffer> {
   }
 }
 
-/** MB/s (of the file's bytes, per CPU second) of parsing one generated file of `mb` megabytes. */
-export async function parserSpeed(kind: ParserKind, mb: number): Promise<{ mbPerSecond: number; seconds: number; textChars: number }> {
+/**
+ * MB/s (of the file's bytes, per CPU second) of parsing one generated file of `mb` megabytes: the best of
+ * as many parses as fit in `budgetSeconds` of CPU (at least one, at most 15). A fast parser reads 1 MB in a
+ * few milliseconds, where one garbage collection or a cold cache halves a single figure; the best of several
+ * is what the parser itself costs, and a square in its size still shows in full.
+ */
+export async function parserSpeed(
+  kind: ParserKind,
+  mb: number,
+  budgetSeconds = 1.5,
+): Promise<{ mbPerSecond: number; seconds: number; textChars: number; runs: number }> {
   const bytes = await generated(kind, mb);
-  const c0 = process.cpuUsage();
-  const doc = await parseFile(PARSER_KINDS[kind], bytes);
-  const c = process.cpuUsage(c0);
-  const seconds = (c.user + c.system) / 1e6;
-  return { mbPerSecond: bytes.length / MB / seconds, seconds, textChars: doc.text.length };
+  let best = Infinity;
+  let total = 0;
+  let runs = 0;
+  let textChars = 0;
+  while (runs === 0 || (total < budgetSeconds && runs < 15)) {
+    const c0 = process.cpuUsage();
+    const doc = await parseFile(PARSER_KINDS[kind], bytes);
+    const c = process.cpuUsage(c0);
+    const seconds = (c.user + c.system) / 1e6;
+    best = Math.min(best, seconds);
+    total += seconds;
+    runs++;
+    textChars = doc.text.length;
+  }
+  return { mbPerSecond: bytes.length / MB / best, seconds: best, textChars, runs };
 }
