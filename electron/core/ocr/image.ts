@@ -67,21 +67,41 @@ export function cropResize(image: RgbaImage, box: Box, width: number, height: nu
   const out = new Uint8Array(width * height * 4);
   const scaleX = (right - left) / width;
   const scaleY = (bottom - top) / height;
+  const { data, width: sourceWidth, height: sourceHeight } = image;
+  const stride = sourceWidth * 4;
+  // each output column's source column and weight, computed once rather than once per row
+  const columns = new Int32Array(width);
+  const weights = new Float64Array(width);
+  for (let x = 0; x < width; x++) {
+    const sx = left + (x + 0.5) * scaleX - 0.5;
+    columns[x] = Math.floor(sx);
+    weights[x] = sx - columns[x]!;
+  }
   for (let y = 0; y < height; y++) {
     const sy = top + (y + 0.5) * scaleY - 0.5;
     const y0 = Math.floor(sy);
     const fy = sy - y0;
+    const rowInside = y0 >= 0 && y0 + 1 < sourceHeight;
     for (let x = 0; x < width; x++) {
-      const sx = left + (x + 0.5) * scaleX - 0.5;
-      const x0 = Math.floor(sx);
-      const fx = sx - x0;
+      const x0 = columns[x]!;
+      const fx = weights[x]!;
       const o = (y * width + x) * 4;
-      for (let c = 0; c < 3; c++) {
-        const a = sample(image, x0, y0, c);
-        const b = sample(image, x0 + 1, y0, c);
-        const d = sample(image, x0, y0 + 1, c);
-        const e = sample(image, x0 + 1, y0 + 1, c);
-        out[o + c] = (a * (1 - fx) + b * fx) * (1 - fy) + (d * (1 - fx) + e * fx) * fy;
+      const i = y0 * stride + x0 * 4;
+      if (rowInside && x0 >= 0 && x0 + 1 < sourceWidth
+        && (data[i + 3]! & data[i + 7]! & data[i + stride + 3]! & data[i + stride + 7]!) === 255) {
+        // the common case: four opaque pixels inside the image
+        for (let c = 0; c < 3; c++) {
+          out[o + c] = (data[i + c]! * (1 - fx) + data[i + 4 + c]! * fx) * (1 - fy)
+            + (data[i + stride + c]! * (1 - fx) + data[i + stride + 4 + c]! * fx) * fy;
+        }
+      } else {
+        for (let c = 0; c < 3; c++) {
+          const a = sample(image, x0, y0, c);
+          const b = sample(image, x0 + 1, y0, c);
+          const d = sample(image, x0, y0 + 1, c);
+          const e = sample(image, x0 + 1, y0 + 1, c);
+          out[o + c] = (a * (1 - fx) + b * fx) * (1 - fy) + (d * (1 - fx) + e * fx) * fy;
+        }
       }
       out[o + 3] = 255;
     }
