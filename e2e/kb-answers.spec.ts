@@ -38,6 +38,8 @@ test('outline, counted catalogue and a code block in an answer without a model',
   await ask(page, 'which notes mention flux-capacitor?');
   await waitTurnEnded(page);
   await expect(lastAnswer(page)).toContainText('14 pages mention “flux-capacitor” (showing 12,');
+  // the turn's search line says the same count, not the 12 pages shown
+  await expect(page.getByText(/Found 14 pages · showing 12/).last()).toBeVisible();
   await lastAnswer(page).getByText('14 pages mention').scrollIntoViewIfNeeded();
   await snap(page, testInfo, '11-catalogue');
 

@@ -57,6 +57,8 @@ export const TurnStep = z.discriminatedUnion('kind', [
   }),
   z.object({
     kind: z.literal('found'), count: z.number().int(), paths: z.array(z.string()),
+    /** A catalogue's true count of pages holding the topic, when it lists fewer of them than that. */
+    total: z.number().int().optional(),
     /** Identifier-like words of the query that occur nowhere in the knowledge base. */
     noExactMatch: z.array(z.string()).optional(),
   }),

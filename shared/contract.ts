@@ -244,9 +244,11 @@ export const events = {
   'turn.started': z.object({ turnId: z.string(), conversationId: z.string(), userMessageId: z.string() }),
   // rewrittenFrom: the message when `query` is its rewrite; note: how the rewrite went when not by the model.
   'search.started': z.object({ turnId: z.string(), query: z.string(), rewrittenFrom: z.string().optional(), note: z.string().optional() }),
-  // noExactMatch: identifiers of the question found nowhere in the knowledge base (SearchResult's).
+  // noExactMatch: identifiers of the question found nowhere in the knowledge base (SearchResult's);
+  // total: a catalogue's true count of pages mentioning its topic, when it shows fewer than that.
   'search.done': z.object({
     turnId: z.string(), count: z.number().int(), paths: z.array(z.string()), noExactMatch: z.array(z.string()).optional(),
+    total: z.number().int().optional(),
   }),
   'search.empty': z.object({ turnId: z.string(), noExactMatch: z.array(z.string()).optional() }),
   'search.failed': z.object({ turnId: z.string(), message: z.string() }),

@@ -48,6 +48,10 @@ describe.each([true, false])('catalogue counts (model down: %s)', (down) => {
     for (const p of turn.passages) expect(p.text).toContain('flux-capacitor');
     expect(turn.citations.map((c) => c.valid)).toEqual(Array(12).fill(true));
     expect(bench.ollama.requests.filter((r) => r.path === '/api/chat')).toHaveLength(0);
+    // the progress step says the same: 26 found, 12 shown
+    const done = outcome.events.find((e) => e.event === 'search.done')!.payload;
+    expect(done.total).toBe(26);
+    expect(done.paths).toHaveLength(12);
   });
 
   it('says it in Chinese for a Chinese question', async () => {
@@ -61,6 +65,7 @@ describe.each([true, false])('catalogue counts (model down: %s)', (down) => {
     expect(turn.passages.map((p) => p.pagePath).sort()).toEqual(['wiki/pool-config.md', 'wiki/tuning.md']);
     expect(outcome.message!.content).toMatch(/^2 pages mention “pool\\?_size” \(most relevant first/);
     expect(outcome.message!.content).not.toContain('showing');
+    expect(outcome.events.find((e) => e.event === 'search.done')!.payload.total).toBeUndefined();
   });
 
   it('counts a camelCase term however its case is written', async () => {

@@ -174,7 +174,9 @@ async function retrieve(req: TurnRequest, deps: TurnDeps, search: boolean, budge
       return { state: 'empty', passages, error: null, ms, refs, noExactMatch, ...said, ...enhance };
     }
     const paths = [...new Set(passages.map((p) => p.pagePath))];
-    deps.events.emit('search.done', { turnId: req.turnId, count: passages.length, paths, noExactMatch });
+    // A catalogue shows some of the pages that mention its topic; the step says how many there are in all.
+    const total = catalogue && catalogue.counted.count > paths.length ? { total: catalogue.counted.count } : {};
+    deps.events.emit('search.done', { turnId: req.turnId, count: passages.length, paths, ...total, noExactMatch });
     return { state: 'found', passages, error: null, ms, refs, catalogue, noExactMatch, ...said, ...enhance };
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);

@@ -18,6 +18,9 @@ export function stepText(step: TurnStep, t: TFunction): string {
       if (!step.rewrittenFrom) return t('steps.searching');
       return `${t('steps.searchingFor', { query: step.query })} · ${t(step.note ? 'steps.rewriteFallback' : 'steps.rewritten')}`;
     case 'found':
+      if (step.total !== undefined && step.total > step.paths.length) {
+        return t('steps.foundSome', { count: step.total, shown: step.paths.length }) + noExactMatchText(step.noExactMatch, t);
+      }
       return t('steps.found', { count: step.paths.length }) + noExactMatchText(step.noExactMatch, t);
     case 'empty':
       return t('steps.empty') + noExactMatchText(step.noExactMatch, t);

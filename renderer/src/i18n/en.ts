@@ -229,6 +229,8 @@ export const en = {
     rewriteFallback: 'follow-up widened with the previous question’s key terms (no model rewrite)',
     found_one: 'Found {{count, number}} page',
     found_other: 'Found {{count, number}} pages',
+    foundSome_one: 'Found {{count, number}} page · showing {{shown, number}}',
+    foundSome_other: 'Found {{count, number}} pages · showing {{shown, number}}',
     empty: 'Nothing found in this knowledge base',
     noExactMatch: 'no exact match for {{words}}: only parts or other words matched',
     searchFailed: 'Search failed, answering without it',

@@ -221,6 +221,7 @@ export const zhCN: Translation = {
     rewritten: '追问已改写',
     rewriteFallback: '追问已加上上一个问题的关键词（未经模型改写）',
     found_other: '找到 {{count, number}} 个页面',
+    foundSome_other: '找到 {{count, number}} 个页面 · 显示 {{shown, number}} 个',
     empty: '这个知识库中没有找到相关内容',
     noExactMatch: '没有 {{words}} 的完全匹配：只匹配到其中的部分或其他词语',
     searchFailed: '搜索失败，不使用搜索结果作答',
