@@ -23,7 +23,7 @@ export function stepOfEvent(event: string, payload: unknown, answering: boolean)
       };
     case 'search.done': {
       const paths = Array.isArray(p.paths) ? p.paths.filter((x): x is string => typeof x === 'string') : [];
-      const total = typeof p.total === 'number' && p.total > paths.length ? { total: p.total } : {};
+      const total = typeof p.total === 'number' ? { total: p.total } : {};
       return { kind: 'found', count: typeof p.count === 'number' ? p.count : paths.length, paths, ...total, ...noExactMatch };
     }
     case 'search.empty':

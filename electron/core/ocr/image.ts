@@ -87,21 +87,15 @@ export function cropResize(image: RgbaImage, box: Box, width: number, height: nu
       const fx = weights[x]!;
       const o = (y * width + x) * 4;
       const i = y0 * stride + x0 * 4;
-      if (rowInside && x0 >= 0 && x0 + 1 < sourceWidth
-        && (data[i + 3]! & data[i + 7]! & data[i + stride + 3]! & data[i + stride + 7]!) === 255) {
-        // the common case: four opaque pixels inside the image
-        for (let c = 0; c < 3; c++) {
-          out[o + c] = (data[i + c]! * (1 - fx) + data[i + 4 + c]! * fx) * (1 - fy)
-            + (data[i + stride + c]! * (1 - fx) + data[i + stride + 4 + c]! * fx) * fy;
-        }
-      } else {
-        for (let c = 0; c < 3; c++) {
-          const a = sample(image, x0, y0, c);
-          const b = sample(image, x0 + 1, y0, c);
-          const d = sample(image, x0, y0 + 1, c);
-          const e = sample(image, x0 + 1, y0 + 1, c);
-          out[o + c] = (a * (1 - fx) + b * fx) * (1 - fy) + (d * (1 - fx) + e * fx) * fy;
-        }
+      // the common case, read straight from the image: four opaque pixels inside it
+      const direct = rowInside && x0 >= 0 && x0 + 1 < sourceWidth
+        && (data[i + 3]! & data[i + 7]! & data[i + stride + 3]! & data[i + stride + 7]!) === 255;
+      for (let c = 0; c < 3; c++) {
+        const a = direct ? data[i + c]! : sample(image, x0, y0, c);
+        const b = direct ? data[i + 4 + c]! : sample(image, x0 + 1, y0, c);
+        const d = direct ? data[i + stride + c]! : sample(image, x0, y0 + 1, c);
+        const e = direct ? data[i + stride + 4 + c]! : sample(image, x0 + 1, y0 + 1, c);
+        out[o + c] = (a * (1 - fx) + b * fx) * (1 - fy) + (d * (1 - fx) + e * fx) * fy;
       }
       out[o + 3] = 255;
     }
