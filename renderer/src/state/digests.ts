@@ -2,6 +2,7 @@
 import { create } from 'zustand';
 import type { DigestStatus } from '../../../shared/models';
 import { client } from '../client';
+import { laterDigest } from '../lib/digest-order';
 import { useKbs } from './kbs';
 import { usePages } from './pages';
 
@@ -15,18 +16,18 @@ interface DigestsState {
 }
 
 /** The digests store. */
-export const useDigests = create<DigestsState>((set, get) => ({
+export const useDigests = create<DigestsState>((set) => ({
   status: {},
 
   async load(kbId) {
     const result = await client.invoke('digests.status', { kb: kbId });
-    if (result.ok) set({ status: { ...get().status, [kbId]: result.value } });
+    if (result.ok) set((s) => ({ status: { ...s.status, [kbId]: laterDigest(s.status[kbId], result.value) } }));
   },
 
   async setEnabled(kbId, enabled) {
     const result = await client.invoke('digests.setEnabled', { kb: kbId, enabled });
     if (!result.ok) return result.error.message;
-    set({ status: { ...get().status, [kbId]: result.value } });
+    set((s) => ({ status: { ...s.status, [kbId]: laterDigest(s.status[kbId], result.value) } }));
     void useKbs.getState().load();
     return null;
   },
@@ -38,7 +39,7 @@ export const useDigests = create<DigestsState>((set, get) => ({
 }));
 
 client.subscribe('digests.progress', (status) => {
-  useDigests.setState((s) => ({ status: { ...s.status, [status.kbId]: status } }));
+  useDigests.setState((s) => ({ status: { ...s.status, [status.kbId]: laterDigest(s.status[status.kbId], status) } }));
   // A finished run may have written or removed digest pages: the page list and open pages refresh.
   if (status.state !== 'running' && status.generated + status.removed > 0) {
     const { revision } = usePages.getState();
