@@ -7,6 +7,7 @@
  * Targets: ≤ 2 s per page on 2 cores; CER ≤ 3 % per language.
  *
  * Usage: tsx bench/ocr.ts [--pages N (per language, default 4)] [--folder N (default 50)] [--threads N (default 2)]
+ *                         [--fuse on|off (the models' graph rewrite, electron/core/ocr/graph.ts; default on)]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,11 +20,12 @@ import { createSift } from '../electron/core/sift';
 import { fmt, machineLine } from './measure';
 import { Random } from './random';
 
-function parseArgs(argv: string[]): { pages: number; folder: number; threads: number } {
-  const args = { pages: 4, folder: 50, threads: 2 };
+function parseArgs(argv: string[]): { pages: number; folder: number; threads: number; fuse: boolean } {
+  const args = { pages: 4, folder: 50, threads: 2, fuse: true };
   for (let i = 0; i < argv.length; i++) {
     const value = Number(argv[i + 1]);
-    if (argv[i] === '--pages') args.pages = value;
+    if (argv[i] === '--fuse' && (argv[i + 1] === 'on' || argv[i + 1] === 'off')) args.fuse = argv[i + 1] === 'on';
+    else if (argv[i] === '--pages') args.pages = value;
     else if (argv[i] === '--folder') args.folder = value;
     else if (argv[i] === '--threads') args.threads = value;
     else throw new Error(`bench:ocr: unknown argument "${argv[i]}" (see the usage at the top of bench/ocr.ts)`);
@@ -57,10 +59,10 @@ function scannedPage(language: 'en' | 'zh', seed: number): { pdf: Buffer; text: 
   return { pdf: imagePdf([{ jpeg: drawn.bytes, width: drawn.width, height: drawn.height }]), text: lines.join('\n') };
 }
 
-async function pageSpeed(pages: number, threads: number): Promise<void> {
-  const engine = await createOcrEngine(undefined, { threads });
+async function pageSpeed(pages: number, threads: number, fuse: boolean): Promise<void> {
+  const engine = await createOcrEngine(undefined, { threads, fuse });
   const pdfjs = await loadPdfJs();
-  console.log(`\n  1. one A4 page at 150 dpi (1240 × 1754 px, 36 lines), ${threads} thread(s) per model`);
+  console.log(`\n  1. one A4 page at 150 dpi (1240 × 1754 px, 36 lines), ${threads} thread(s) per model, graph rewrite ${fuse ? 'on' : 'off'}`);
   console.log(`     ${'language'.padEnd(10)}${'render s'.padStart(10)}${'OCR s'.padStart(10)}${'s/page'.padStart(10)}${'CER'.padStart(10)}`);
   for (const language of ['en', 'zh'] as const) {
     const warm = scannedPage(language, 999);
@@ -122,9 +124,9 @@ async function folderIngest(count: number): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const { pages, folder, threads } = parseArgs(process.argv.slice(2));
+  const { pages, folder, threads, fuse } = parseArgs(process.argv.slice(2));
   console.log(`bench:ocr — ${new Date().toISOString()}\n  ${machineLine()}`);
-  await pageSpeed(pages, threads);
+  await pageSpeed(pages, threads, fuse);
   if (folder > 0) await folderIngest(folder);
   console.log(`\n  ${machineLine()}`);
 }
