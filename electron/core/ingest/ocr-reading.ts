@@ -42,10 +42,31 @@ export function ocrCacheOf(
       return typeof row === 'string' ? (JSON.parse(row) as OcrPage) : null;
     },
     put(page, result, seconds) {
-      const sql = `INSERT OR REPLACE INTO ocr_cache (sha256, model, page, result, seconds, created_at) VALUES (?, ?, ?, ?, ?, ?)`;
-      withLock(() => cached(db, sql).run(sha256, model, page, JSON.stringify(result), seconds, now()));
+      const sql = `INSERT OR REPLACE INTO ocr_cache (sha256, model, page, result, seconds, created_at, seen_at) VALUES (?, ?, ?, ?, ?, ?, ?)`;
+      const at = now();
+      withLock(() => cached(db, sql).run(sha256, model, page, JSON.stringify(result), seconds, at, at));
     },
   };
+}
+
+/**
+ * Days an OCR result stays after no file of the knowledge base holds its bytes (the file deleted, changed or moved
+ * out) or the models changed: long enough for a file moved out and back in, or a model tried and given up, not to
+ * be read again; short enough that a folder of scans removed does not keep its OCR text for ever.
+ */
+export const OCR_CACHE_KEEP_DAYS = 30;
+
+/**
+ * After a full run: mark the cache rows the knowledge base's files still need (their bytes, the current model) as
+ * seen now, and delete those not seen for OCR_CACHE_KEEP_DAYS. Returns how many rows went.
+ */
+export function pruneOcrCache(db: Database.Database, model: string, at = new Date()): number {
+  const held = `SELECT sha256 FROM documents WHERE sha256 IS NOT NULL`;
+  const cutoff = new Date(at.getTime() - OCR_CACHE_KEEP_DAYS * 86_400_000).toISOString();
+  return db.transaction(() => {
+    db.prepare(`UPDATE ocr_cache SET seen_at = ? WHERE model = ? AND sha256 IN (${held})`).run(at.toISOString(), model);
+    return db.prepare(`DELETE FROM ocr_cache WHERE seen_at < ?`).run(cutoff).changes;
+  })();
 }
 
 /** What a worker's OCR needs from its batch. */

@@ -149,6 +149,38 @@ describe('OCR in the ingest pipeline', () => {
     const third = await sift.ingest(kb);
     expect(third.ocr ?? null).toBeNull();
   }, 60_000);
+
+  it('keeps the cache bounded: a result no file has needed for 30 days goes at the end of a full run', async () => {
+    const Database = (await import('better-sqlite3')).default;
+    const kbFile = fs.readdirSync(path.join(data, 'kbs')).find((f) => f.endsWith('.sqlite'))!;
+    const db = new Database(path.join(data, 'kbs', kbFile));
+    try {
+      const model = db.prepare(`SELECT model FROM ocr_cache LIMIT 1`).pluck().get() as string;
+      const held = db.prepare(`SELECT sha256 FROM documents WHERE rel_path = 'scans/english.png'`).pluck().get() as string;
+      const old = new Date(Date.now() - 31 * 86_400_000).toISOString();
+      const recent = new Date(Date.now() - 29 * 86_400_000).toISOString();
+      const put = db.prepare(`INSERT OR REPLACE INTO ocr_cache (sha256, model, page, result, seconds, created_at, seen_at) VALUES (?, ?, ?, '{}', 1, ?, ?)`);
+      put.run('a-file-deleted-long-ago', model, 1, old, old);
+      put.run('a-file-moved-out-last-month', model, 1, recent, recent);
+      put.run(held, 'an-earlier-model', 1, old, old);
+      db.prepare(`UPDATE ocr_cache SET seen_at = ? WHERE sha256 = ? AND model = ?`).run(old, held, model);
+      const again = await sift.ingest(kb);
+      expect(again).toMatchObject({ state: 'done', filesIndexed: 0 });
+      const rows = db.prepare(`SELECT sha256, model, seen_at FROM ocr_cache`).all() as { sha256: string; model: string; seen_at: string }[];
+      const kept = new Set(rows.map((r) => `${r.sha256 === held ? 'english.png' : r.sha256} ${r.model === model ? 'current' : r.model}`));
+      expect(kept.has('a-file-deleted-long-ago current')).toBe(false);
+      expect(kept.has('english.png an-earlier-model')).toBe(false);
+      expect(kept.has('a-file-moved-out-last-month current')).toBe(true);
+      // the file's own result stays, seen again by this run, and so does every other page the folder holds
+      expect(kept.has('english.png current')).toBe(true);
+      expect(rows.find((r) => r.sha256 === held && r.model === model)!.seen_at > recent).toBe(true);
+      // english.png (and its copy, the same bytes), 中文.png, the PDF's two pages
+      expect(rows.filter((r) => r.model === model && !r.sha256.startsWith('a-file'))).toHaveLength(4);
+      expect((await page('wiki/scans/english.png')).text).toContain('quarterly');
+    } finally {
+      db.close();
+    }
+  }, 60_000);
 });
 
 describe('OCR turned off', () => {

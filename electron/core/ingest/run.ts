@@ -17,6 +17,7 @@ import { folderRules, isExcludedPath } from './rules';
 import { scanFolder } from './scan';
 import { countOcrPage, type RunCounters } from './status';
 import type { OcrProgress } from '../ocr/reader';
+import { ocrModelId, pruneOcrCache } from './ocr-reading';
 import { say } from '../../../shared/said';
 import type { DocumentKind } from '../store/page-model';
 import { chunksToEmbed, setKeywordOnly, useModel, writeVectors } from '../store/vectors';
@@ -137,6 +138,8 @@ export async function runFull(deps: RunDeps): Promise<void> {
   await indexAll(deps, jobs);
   if (deps.kbGone?.()) return;
   if (!current && !deps.signal.aborted && c.error === null) recordPageFormat(db);
+  // Only a run that saw every folder knows which bytes the knowledge base holds.
+  if (!deps.signal.aborted && c.error === null) pruneOcrCache(db, ocrModelId());
   await embedPending(deps);
 }
 

@@ -10,5 +10,6 @@ import { m007 } from './007-glossary';
 import { m008 } from './008-page-versions';
 import { m009 } from './009-version-evidence';
 import { m010 } from './010-ocr';
+import { m011 } from './011-ocr-cache-seen';
 
-export const kbMigrations: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010];
+export const kbMigrations: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011];

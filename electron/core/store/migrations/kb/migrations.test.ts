@@ -172,3 +172,14 @@ describe('010: ocr', () => {
     db.close();
   });
 });
+
+describe('011: ocr cache seen', () => {
+  it('gives every cached OCR result the time it was last needed, rows written before counting from when written', () => {
+    const db = new Database(path.join(tempDir(), 'kb.sqlite'));
+    migrate(db, kbMigrations, 'kb', 10);
+    db.prepare(`INSERT INTO ocr_cache (sha256, model, page, result, seconds, created_at) VALUES ('ab', 'm1', 1, '{}', 1.5, '2026-01-02T03:04:05.000Z')`).run();
+    migrate(db, kbMigrations, 'kb', 11);
+    expect(db.prepare(`SELECT seen_at FROM ocr_cache`).pluck().all()).toEqual(['2026-01-02T03:04:05.000Z']);
+    db.close();
+  });
+});
