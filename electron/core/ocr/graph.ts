@@ -222,6 +222,7 @@ export function fuseOcrGraph(bytes: Uint8Array): FusedGraph {
   const read = new Set([...graphOutputs, ...nodes.filter((n) => !n.removed).flatMap((n) => n.inputs)]);
   for (const n of nodes) if (n.opType === 'Constant' && !n.outputs.some((o) => read.has(o))) n.removed = true;
   const unread = new Set([...initializers.keys()].filter((name) => !read.has(name)));
+  const unreadAt = new Set([...initializers].filter(([name]) => unread.has(name)).map(([, init]) => init.index));
   const nodeFields: Field[] = [];
   for (const n of nodes) {
     if (n.removed) continue;
@@ -232,9 +233,9 @@ export function fuseOcrGraph(bytes: Uint8Array): FusedGraph {
     }
     nodeFields.push(bytesField(GRAPH_NODE, encode(n.fields)));
   }
+  graph = graph.filter((_, index) => !unreadAt.has(index));
   graph = replace(graph, GRAPH_NODE, nodeFields);
-  const kept = graph.filter((f) => f.no === GRAPH_INITIALIZER && !unread.has(string(decode(f.raw), TENSOR_NAME) ?? ''));
-  graph = replace(graph, GRAPH_INITIALIZER, [...kept, ...newInitializers]);
+  graph = replace(graph, GRAPH_INITIALIZER, [...graph.filter((f) => f.no === GRAPH_INITIALIZER), ...newInitializers]);
   // An initializer may also be listed as a graph input (IR version < 4): an unread one is not an input any more.
   graph = graph.filter((f) => f.no !== GRAPH_INPUT || !unread.has(string(decode(f.raw), VALUE_INFO_NAME) ?? ''));
   const out = replace(model, MODEL_GRAPH, [bytesField(MODEL_GRAPH, encode(graph))]);

@@ -2,7 +2,7 @@
 import { create } from 'zustand';
 import type { DigestStatus } from '../../../shared/models';
 import { client } from '../client';
-import { laterDigest } from '../lib/digest-order';
+import { laterDigest } from '../lib/snapshot-order';
 import { useKbs } from './kbs';
 import { usePages } from './pages';
 

@@ -2,6 +2,7 @@
 import { create } from 'zustand';
 import type { Folder, IngestStatus, ModelProgress } from '../../../shared/models';
 import { client } from '../client';
+import { laterIngest } from '../lib/snapshot-order';
 
 interface IngestState {
   folders: Record<string, Folder[]>;
@@ -31,7 +32,7 @@ export const useIngest = create<IngestState>((set, get) => ({
 
   async loadStatus(kbId) {
     const result = await client.invoke('ingest.status', { kb: kbId });
-    if (result.ok) set((s) => ({ status: { ...s.status, [kbId]: later(s.status[kbId], result.value) } }));
+    if (result.ok) set((s) => ({ status: { ...s.status, [kbId]: laterIngest(s.status[kbId], result.value) } }));
   },
 
   async addFolder(kbId, path) {
@@ -51,26 +52,10 @@ export const useIngest = create<IngestState>((set, get) => ({
   async reindex(kbId) {
     const result = await client.invoke('ingest.start', { kb: kbId });
     if (!result.ok) return result.error.message;
-    set((s) => ({ status: { ...s.status, [kbId]: later(s.status[kbId], result.value) } }));
+    set((s) => ({ status: { ...s.status, [kbId]: laterIngest(s.status[kbId], result.value) } }));
     return null;
   },
 }));
-
-const STATE_ORDER: IngestStatus['state'][] = ['idle', 'scanning', 'indexing', 'embedding', 'done', 'error'];
-
-/**
- * The more recent of two snapshots. An operation's answer and the event stream travel separately,
- * so an answer may arrive after a newer event; a later run wins, and within one run the snapshot
- * further along does.
- */
-export function later(known: IngestStatus | undefined, next: IngestStatus): IngestStatus {
-  if (!known) return next;
-  if (known.startedAt !== next.startedAt) return (next.startedAt ?? '') >= (known.startedAt ?? '') ? next : known;
-  const rank = (s: IngestStatus) => [STATE_ORDER.indexOf(s.state), s.filesDone, s.chunksEmbedded];
-  const [a, b] = [rank(known), rank(next)];
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return b[i]! > a[i]! ? next : known;
-  return next;
-}
 
 /** True while a run is working (scanning, indexing or embedding). */
 export function isIndexing(status: IngestStatus | undefined): boolean {
@@ -87,7 +72,7 @@ export function progressOf(status: IngestStatus): number | null {
 }
 
 client.subscribe('ingest.progress', (status) => {
-  useIngest.setState((s) => ({ status: { ...s.status, [status.kbId]: later(s.status[status.kbId], status) } }));
+  useIngest.setState((s) => ({ status: { ...s.status, [status.kbId]: laterIngest(s.status[status.kbId], status) } }));
 });
 client.subscribe('model.progress', (progress) => {
   useIngest.setState({ model: progress.status === 'ready' ? null : progress });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { DigestStatus } from '../../../shared/models';
-import { laterDigest } from './digest-order';
+import type { DigestStatus, IngestStatus } from '../../../shared/models';
+import { laterDigest, laterIngest } from './snapshot-order';
 
 const base: DigestStatus = {
   kbId: 'kb', enabled: true, state: 'idle', code: null, pagesTotal: 0, pagesDone: 0, generated: 0, removed: 0,
@@ -38,5 +38,19 @@ describe('laterDigest', () => {
     expect(laterDigest(old, off)).toBe(off);
     expect(laterDigest(off, { ...off })).not.toBe(off);
     expect(laterDigest(undefined, fresh)).toBe(fresh);
+  });
+});
+
+describe('laterIngest', () => {
+  it('keeps the snapshot further along within a run, and a later run over an earlier one', () => {
+    const run = { kbId: 'kb', startedAt: '2026-12-03T10:00:00.000Z', state: 'indexing', filesDone: 5, chunksEmbedded: 0 } as unknown as IngestStatus;
+    const further = { ...run, filesDone: 6 };
+    const embedding = { ...run, state: 'embedding', filesDone: 6, chunksEmbedded: 10 } as IngestStatus;
+    expect(laterIngest(further, run)).toBe(further);
+    expect(laterIngest(run, further)).toBe(further);
+    expect(laterIngest(embedding, further)).toBe(embedding);
+    const next = { ...run, startedAt: '2026-12-03T10:05:00.000Z', state: 'scanning', filesDone: 0 } as IngestStatus;
+    expect(laterIngest(embedding, next)).toBe(next);
+    expect(laterIngest(next, embedding)).toBe(next);
   });
 });
