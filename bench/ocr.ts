@@ -8,6 +8,8 @@
  *
  * Usage: tsx bench/ocr.ts [--pages N (per language, default 4)] [--folder N (default 50)] [--threads N (default 2)]
  *                         [--fuse on|off (the models' graph rewrite, electron/core/ocr/graph.ts; default on)]
+ *                         [--line-workers N (threads reading a page's lines, electron/core/ocr/lines.ts; default
+ *                          the engine's: --threads when 2 or more; 0 reads them on one thread's intra-op pool)]
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -20,14 +22,15 @@ import { createSift } from '../electron/core/sift';
 import { fmt, machineLine } from './measure';
 import { Random } from './random';
 
-function parseArgs(argv: string[]): { pages: number; folder: number; threads: number; fuse: boolean } {
-  const args = { pages: 4, folder: 50, threads: 2, fuse: true };
+function parseArgs(argv: string[]): { pages: number; folder: number; threads: number; fuse: boolean; lineWorkers?: number } {
+  const args: { pages: number; folder: number; threads: number; fuse: boolean; lineWorkers?: number } = { pages: 4, folder: 50, threads: 2, fuse: true };
   for (let i = 0; i < argv.length; i++) {
     const value = Number(argv[i + 1]);
     if (argv[i] === '--fuse' && (argv[i + 1] === 'on' || argv[i + 1] === 'off')) args.fuse = argv[i + 1] === 'on';
     else if (argv[i] === '--pages') args.pages = value;
     else if (argv[i] === '--folder') args.folder = value;
     else if (argv[i] === '--threads') args.threads = value;
+    else if (argv[i] === '--line-workers') args.lineWorkers = value;
     else throw new Error(`bench:ocr: unknown argument "${argv[i]}" (see the usage at the top of bench/ocr.ts)`);
     i++;
   }
@@ -59,10 +62,12 @@ function scannedPage(language: 'en' | 'zh', seed: number): { pdf: Buffer; text: 
   return { pdf: imagePdf([{ jpeg: drawn.bytes, width: drawn.width, height: drawn.height }]), text: lines.join('\n') };
 }
 
-async function pageSpeed(pages: number, threads: number, fuse: boolean): Promise<void> {
-  const engine = await createOcrEngine(undefined, { threads, fuse });
+async function pageSpeed(pages: number, threads: number, fuse: boolean, lineWorkers: number | undefined): Promise<void> {
+  const engine = await createOcrEngine(undefined, { threads, fuse, lineWorkers });
   const pdfjs = await loadPdfJs();
-  console.log(`\n  1. one A4 page at 150 dpi (1240 × 1754 px, 36 lines), ${threads} thread(s) per model, graph rewrite ${fuse ? 'on' : 'off'}`);
+  const lines = lineWorkers ?? (threads >= 2 ? threads : 0);
+  console.log(`\n  1. one A4 page at 150 dpi (1240 × 1754 px, 36 lines), ${threads} thread(s) for detection, lines read by `
+    + `${lines ? `${lines} line workers of one thread` : `one thread's session on ${threads} thread(s)`}, graph rewrite ${fuse ? 'on' : 'off'}`);
   console.log(`     ${'language'.padEnd(10)}${'render s'.padStart(10)}${'OCR s'.padStart(10)}${'s/page'.padStart(10)}${'CER'.padStart(10)}`);
   for (const language of ['en', 'zh'] as const) {
     const warm = scannedPage(language, 999);
@@ -92,6 +97,7 @@ async function pageSpeed(pages: number, threads: number, fuse: boolean): Promise
     const verdict = `${perPage <= 2 ? '' : '  ✗ over 2 s'}${cer <= 0.03 ? '' : '  ✗ CER over 3 %'}`;
     console.log(`     ${language.padEnd(10)}${fmt(render / pages, 2).padStart(10)}${fmt(ocr / pages, 2).padStart(10)}${fmt(perPage, 2).padStart(10)}${`${fmt(cer * 100, 2)} %`.padStart(10)}${verdict}`);
   }
+  await engine.close();
 }
 
 async function folderIngest(count: number): Promise<void> {
@@ -124,9 +130,9 @@ async function folderIngest(count: number): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const { pages, folder, threads, fuse } = parseArgs(process.argv.slice(2));
+  const { pages, folder, threads, fuse, lineWorkers } = parseArgs(process.argv.slice(2));
   console.log(`bench:ocr — ${new Date().toISOString()}\n  ${machineLine()}`);
-  await pageSpeed(pages, threads, fuse);
+  await pageSpeed(pages, threads, fuse, lineWorkers);
   if (folder > 0) await folderIngest(folder);
   console.log(`\n  ${machineLine()}`);
 }

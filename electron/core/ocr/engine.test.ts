@@ -2,16 +2,18 @@
  * The OCR engine on pages drawn at test time with real fonts, read by the real PP-OCRv4 models: text within 3 %
  * character error rate in English and Chinese, boxes where the text was drawn, layout and decoding edge cases.
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOcrEngine, layoutPage, type OcrEngine } from './engine';
 import { decodeImage, rotateHalfTurn } from './image';
+import { shareLines } from './lines';
 import { ctcGreedy } from './recognise';
 import { CHINESE_LINES, ENGLISH_LINES, FONTS, characterErrorRate, drawPage, manyEnglishLines } from './testing/scans';
 
 let engine: OcrEngine;
 beforeAll(async () => {
-  engine = await createOcrEngine();
+  engine = await createOcrEngine(); // two threads: the lines read by two line workers
 }, 60_000);
+afterAll(() => engine.close());
 
 /** True when box `outer` holds most of `inner` (OCR boxes are a little loose or tight at the edges). */
 function covers(outer: number[], inner: number[]): boolean {
@@ -90,6 +92,33 @@ describe('OCR engine (PP-OCRv4 on onnxruntime-node)', () => {
 
   it('refuses bytes that are not an image, saying why', async () => {
     await expect(decodeImage(Buffer.from('not an image at all'), 'png')).rejects.toThrow(/the image could not be read: /);
+  });
+});
+
+describe('line workers', () => {
+  it('read a page the same as one thread reading every line, in the lines\' order', async () => {
+    const single = await createOcrEngine(undefined, { threads: 1 });
+    const three = await createOcrEngine(undefined, { threads: 2, lineWorkers: 3 });
+    try {
+      const drawn = drawPage(manyEnglishLines(14), { family: FONTS.sans.family });
+      const image = await decodeImage(drawn.bytes, 'png');
+      const expected = await single.read(image);
+      expect(expected.lines.length).toBe(14);
+      expect(await three.read(image)).toEqual(expected);
+      expect(await engine.read(image)).toEqual(expected);
+    } finally {
+      await Promise.all([single.close(), three.close()]);
+    }
+  }, 60_000);
+
+  it('share a page\'s lines by width, longest first to the lightest share', () => {
+    expect(shareLines([100, 900, 400, 500, 300], 2)).toEqual([[1, 4], [0, 2, 3]]);
+    expect(shareLines([50, 60], 4)).toEqual([[1], [0]]);
+    expect(shareLines([], 2)).toEqual([]);
+  });
+
+  it('refuses a count it cannot start', async () => {
+    await expect(createOcrEngine(undefined, { lineWorkers: -1 })).rejects.toThrow(/lineWorkers must be a whole number from 0 to 16/);
   });
 });
 

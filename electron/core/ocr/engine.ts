@@ -12,6 +12,7 @@ import type { InferenceSession } from 'onnxruntime-node';
 import { detectLines, type DetectOptions } from './detect';
 import { fuseOcrGraph } from './graph';
 import type { Box, RgbaImage } from './image';
+import { startLineReaders, type LineReaders } from './lines';
 import { cutLines, recogniseOriented, turnedLines } from './recognise';
 
 /** One recognised line of a page: `[start, end)` in the page's OCR text, its box in image pixels, its confidence. */
@@ -65,6 +66,11 @@ export interface OcrEngineOptions extends DetectOptions {
   threads?: number;
   /** Load the models with their element-wise passes fused (graph.ts; the same function, faster). Default true. */
   fuse?: boolean;
+  /**
+   * Line workers reading a page's lines in parallel (lines.ts), each on one thread; 0 reads them on this thread
+   * with `threads` intra-op threads. Default: `threads` when it is 2 or more, else 0.
+   */
+  lineWorkers?: number;
 }
 
 /** A loaded OCR engine. */
@@ -72,6 +78,8 @@ export interface OcrEngine {
   readonly modelId: string;
   /** Read one page image. */
   read(image: RgbaImage): Promise<OcrPage>;
+  /** Release the models and end the line workers (an engine left open does not keep the process alive). */
+  close(): Promise<void>;
 }
 
 /** Load the models (about 15 MB; a few hundred ms) into an engine. */
@@ -86,19 +94,38 @@ export async function createOcrEngine(models = defaultModels(), options: OcrEngi
     options.fuse === false
       ? ort.InferenceSession.create(file, sessionOptions)
       : ort.InferenceSession.create(fuseOcrGraph(readFileSync(file)).bytes, sessionOptions);
-  const [detection, classifier, recognition] = await Promise.all([load(models.detection), load(models.classifier), load(models.recognition)]);
   // the recogniser's classes: blank, the dictionary's lines, then a space (PaddleOCR's use_space_char)
   const dictionary = [...readFileSync(models.dictionary, 'utf8').split(/\r?\n/).filter((_, i, all) => i < all.length - 1 || all[i] !== ''), ' '];
+  const workers = options.lineWorkers ?? ((options.threads ?? 2) >= 2 ? (options.threads ?? 2) : 0);
+  if (!Number.isInteger(workers) || workers < 0 || workers > 16) throw new Error(`OCR: lineWorkers must be a whole number from 0 to 16 (got ${workers})`);
+  const detection = await load(models.detection);
+  let lines: LineReaders | null = null;
+  let classifier: InferenceSession | null = null;
+  let recognition: InferenceSession | null = null;
+  try {
+    if (workers > 0) {
+      lines = await startLineReaders({ classifier: models.classifier, recognition: models.recognition, dictionary, fuse: options.fuse !== false }, workers);
+    } else [classifier, recognition] = await Promise.all([load(models.classifier), load(models.recognition)]);
+  } catch (err) {
+    await detection.release();
+    throw err;
+  }
+  const readLines = async (lineImages: RgbaImage[]) => {
+    if (lines) return lines.read(lineImages);
+    const turned = await turnedLines(classifier!, ort, lineImages);
+    return recogniseOriented(recognition!, ort, lineImages, turned, dictionary);
+  };
   return {
     modelId: models.id,
     async read(image) {
       const found = await detectLines(detection, ort, image, options);
       const boxes = found.map((f) => f.box);
-      const lineImages = cutLines(image, boxes);
-      const turned = await turnedLines(classifier, ort, lineImages);
-      const texts = await recogniseOriented(recognition, ort, lineImages, turned, dictionary);
-      const lines = boxes.map((box, i) => ({ box, text: texts[i]!.text.trim(), confidence: texts[i]!.confidence }));
-      return layoutPage(image.width, image.height, lines.filter((line) => line.text !== ''));
+      const texts = await readLines(cutLines(image, boxes));
+      const read = boxes.map((box, i) => ({ box, text: texts[i]!.text.trim(), confidence: texts[i]!.confidence }));
+      return layoutPage(image.width, image.height, read.filter((line) => line.text !== ''));
+    },
+    async close() {
+      await Promise.all([detection.release(), classifier?.release(), recognition?.release(), lines?.close()]);
     },
   };
 }
