@@ -10,10 +10,10 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { InferenceSession } from 'onnxruntime-node';
 import { detectLines, type DetectOptions } from './detect';
-import { fuseOcrGraph } from './graph';
+import { openOcrModel } from './graph';
 import type { Box, RgbaImage } from './image';
 import { startLineReaders, type LineReaders } from './lines';
-import { cutLines, recogniseOriented, turnedLines } from './recognise';
+import { cutLines, readLineImages } from './recognise';
 
 /** One recognised line of a page: `[start, end)` in the page's OCR text, its box in image pixels, its confidence. */
 export interface OcrLine {
@@ -90,13 +90,11 @@ export async function createOcrEngine(models = defaultModels(), options: OcrEngi
     interOpNumThreads: 1,
     graphOptimizationLevel: 'all',
   };
-  const load = (file: string) =>
-    options.fuse === false
-      ? ort.InferenceSession.create(file, sessionOptions)
-      : ort.InferenceSession.create(fuseOcrGraph(readFileSync(file)).bytes, sessionOptions);
+  const load = (file: string) => openOcrModel(ort, file, options.fuse !== false, sessionOptions);
   // the recogniser's classes: blank, the dictionary's lines, then a space (PaddleOCR's use_space_char)
   const dictionary = [...readFileSync(models.dictionary, 'utf8').split(/\r?\n/).filter((_, i, all) => i < all.length - 1 || all[i] !== ''), ' '];
-  const workers = options.lineWorkers ?? ((options.threads ?? 2) >= 2 ? (options.threads ?? 2) : 0);
+  const threads = sessionOptions.intraOpNumThreads!;
+  const workers = options.lineWorkers ?? (threads >= 2 ? threads : 0);
   if (!Number.isInteger(workers) || workers < 0 || workers > 16) throw new Error(`OCR: lineWorkers must be a whole number from 0 to 16 (got ${workers})`);
   const detection = await load(models.detection);
   let lines: LineReaders | null = null;
@@ -112,8 +110,7 @@ export async function createOcrEngine(models = defaultModels(), options: OcrEngi
   }
   const readLines = async (lineImages: RgbaImage[]) => {
     if (lines) return lines.read(lineImages);
-    const turned = await turnedLines(classifier!, ort, lineImages);
-    return recogniseOriented(recognition!, ort, lineImages, turned, dictionary);
+    return readLineImages(classifier!, recognition!, ort, lineImages, dictionary);
   };
   return {
     modelId: models.id,

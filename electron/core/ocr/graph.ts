@@ -9,6 +9,8 @@
  * On one thread the recogniser ran 1.23× and the detector 1.14× as fast, outputs within 2e-6 (bench/ocr-graph.ts).
  * A pattern that does not match exactly is left as it is; a graph without any is returned unchanged.
  */
+import { readFileSync } from 'node:fs';
+import type { InferenceSession } from 'onnxruntime-node';
 import {
   bytesField, decode, encode, floatField, floats, replace, string, strings, varintField, varints, type Field,
 } from './protobuf';
@@ -240,4 +242,11 @@ export function fuseOcrGraph(bytes: Uint8Array): FusedGraph {
   graph = graph.filter((f) => f.no !== GRAPH_INPUT || !unread.has(string(decode(f.raw), VALUE_INFO_NAME) ?? ''));
   const out = replace(model, MODEL_GRAPH, [bytesField(MODEL_GRAPH, encode(graph))]);
   return { bytes: encode(out), hardswish, affine };
+}
+
+/** Open the model in `file` as a session, through fuseOcrGraph unless `fuse` is false. */
+export function openOcrModel(
+  ort: typeof import('onnxruntime-node'), file: string, fuse: boolean, options: InferenceSession.SessionOptions,
+): Promise<InferenceSession> {
+  return fuse ? ort.InferenceSession.create(fuseOcrGraph(readFileSync(file)).bytes, options) : ort.InferenceSession.create(file, options);
 }

@@ -1,16 +1,15 @@
 /**
  * An OCR line worker: the direction classifier and the recogniser, each on one thread, reading the line images it
  * is sent. onnxruntime-node runs a model on the calling JavaScript thread, so the engine spreads a page's lines
- * over several of these (lines.ts) to use more than one core; on two cores that read a dense page's 36 lines in
- * 1.07–1.17 s, against 1.22–2.19 s for one session on two intra-op threads, at less CPU. Messages go through
- * `workers/rpc.ts`.
+ * over several of these (lines.ts) to use more than one core; on two cores two of them read a drawn dense page's
+ * 36 lines in 1.81–2.03 s (CPU 3.5–3.9 s), against 1.87–2.88 s (CPU 3.7–5.6 s) for one session on two intra-op
+ * threads. Messages go through `workers/rpc.ts`.
  */
-import { readFileSync } from 'node:fs';
 import type { InferenceSession } from 'onnxruntime-node';
 import { serveRequests } from '../workers/rpc';
-import { fuseOcrGraph } from './graph';
+import { openOcrModel } from './graph';
 import type { RgbaImage } from './image';
-import { recogniseOriented, turnedLines, type RecognisedText } from './recognise';
+import { readLineImages, type RecognisedText } from './recognise';
 
 /** Load the two models (the first request). */
 export interface LineLoadRequest {
@@ -35,8 +34,7 @@ let loaded: { ort: typeof import('onnxruntime-node'); classifier: InferenceSessi
 async function load(request: LineLoadRequest): Promise<LineReply> {
   const ort = await import('onnxruntime-node');
   const options: InferenceSession.SessionOptions = { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'all' };
-  const open = (file: string) =>
-    request.fuse ? ort.InferenceSession.create(fuseOcrGraph(readFileSync(file)).bytes, options) : ort.InferenceSession.create(file, options);
+  const open = (file: string) => openOcrModel(ort, file, request.fuse, options);
   const [classifier, recognition] = await Promise.all([open(request.classifier), open(request.recognition)]);
   loaded = { ort, classifier, recognition, dictionary: request.dictionary };
   return { type: 'loaded' };
@@ -45,8 +43,7 @@ async function load(request: LineLoadRequest): Promise<LineReply> {
 async function read(request: LineReadRequest): Promise<LineReply> {
   if (!loaded) throw new Error('the OCR line worker has no models loaded');
   const { ort, classifier, recognition, dictionary } = loaded;
-  const turned = await turnedLines(classifier, ort, request.lines);
-  return { type: 'texts', texts: await recogniseOriented(recognition, ort, request.lines, turned, dictionary) };
+  return { type: 'texts', texts: await readLineImages(classifier, recognition, ort, request.lines, dictionary) };
 }
 
 serveRequests<LineRequest, LineReply>(

@@ -84,6 +84,14 @@ export async function recogniseOriented(
   return texts;
 }
 
+/** Read line images: the direction classifier's hint, then the recogniser (recogniseOriented). */
+export async function readLineImages(
+  classifier: InferenceSession, recognition: InferenceSession, ort: Ort, lines: RgbaImage[], dictionary: readonly string[],
+): Promise<RecognisedText[]> {
+  const turned = await turnedLines(classifier, ort, lines);
+  return recogniseOriented(recognition, ort, lines, turned, dictionary);
+}
+
 /** The line images for `boxes` of `page`, at the recogniser's height. */
 export function cutLines(page: RgbaImage, boxes: Box[]): RgbaImage[] {
   return boxes.map((box) => lineImage(page, box, REC_HEIGHT, REC_MAX_WIDTH));
