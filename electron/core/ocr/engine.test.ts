@@ -3,10 +3,13 @@
  * character error rate in English and Chinese, boxes where the text was drawn, layout and decoding edge cases.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createOcrEngine, layoutPage, type OcrEngine } from './engine';
+import { readFileSync } from 'node:fs';
+import type { InferenceSession } from 'onnxruntime-node';
+import { createOcrEngine, defaultModels, layoutPage, type OcrEngine } from './engine';
+import { openOcrModel } from './graph';
 import { decodeImage, rotateHalfTurn } from './image';
 import { shareLines } from './lines';
-import { ctcGreedy } from './recognise';
+import { ctcGreedy, cutLines, readLineImages } from './recognise';
 import { CHINESE_LINES, ENGLISH_LINES, FONTS, characterErrorRate, drawPage, manyEnglishLines } from './testing/scans';
 
 let engine: OcrEngine;
@@ -93,6 +96,38 @@ describe('OCR engine (PP-OCRv4 on onnxruntime-node)', () => {
   it('refuses bytes that are not an image, saying why', async () => {
     await expect(decodeImage(Buffer.from('not an image at all'), 'png')).rejects.toThrow(/the image could not be read: /);
   });
+});
+
+describe('the direction classifier', () => {
+  it('is asked only about the lines read with doubt, and a turned line still reads', async () => {
+    const ort = await import('onnxruntime-node');
+    const models = defaultModels();
+    const options = { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'all' } as const;
+    const classifier = await openOcrModel(ort, models.classifier, true, options);
+    const recognition = await openOcrModel(ort, models.recognition, true, options);
+    const dictionary = [...readFileSync(models.dictionary, 'utf8').split(/\r?\n/).filter((l) => l !== ''), ' '];
+    // the real session, counting the lines it is asked about
+    const asked: number[] = [];
+    const counted = new Proxy(classifier, {
+      get: (target, key) => (key === 'run'
+        ? (feeds: InferenceSession.FeedsType) => (asked.push(Object.values(feeds)[0]!.dims[0]!), target.run(feeds))
+        : Reflect.get(target, key)),
+    });
+    const level = drawPage(ENGLISH_LINES.slice(0, 3), { family: FONTS.serif.family, width: 1000, height: 400 });
+    const image = await decodeImage(level.bytes, 'png');
+    // the drawn text's boxes with the margin detection leaves around a line
+    const boxes = level.lines.map(({ box: [x0, y0, x1, y1] }) => [x0 - 10, y0 - 10, x1 + 10, y1 + 10] as typeof level.lines[0]['box']);
+    const texts = await readLineImages(counted, recognition, ort, cutLines(image, boxes), dictionary);
+    expect(texts.map((t) => t.text.trim())).toEqual(ENGLISH_LINES.slice(0, 3));
+    expect(asked).toEqual([]);
+    // the same lines with the middle one upside down: only that one is classified, and it reads right way up
+    const lines = cutLines(image, boxes);
+    lines[1] = rotateHalfTurn(lines[1]!);
+    const mixed = await readLineImages(counted, recognition, ort, lines, dictionary);
+    expect(asked).toEqual([1]);
+    expect(characterErrorRate(ENGLISH_LINES[1]!, mixed[1]!.text)).toBeLessThanOrEqual(0.03);
+    await Promise.all([classifier.release(), recognition.release()]);
+  }, 60_000);
 });
 
 describe('line workers', () => {
