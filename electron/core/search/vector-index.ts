@@ -14,6 +14,7 @@
  * second, too long to repeat during an ingest); until then the caller uses sqlite-vec's KNN.
  */
 import type Database from 'better-sqlite3';
+import { cached } from '../store/statements';
 import { chunkCounts } from '../store/vectors';
 
 /** The in-memory vectors of a knowledge base. */
@@ -34,9 +35,7 @@ export interface VectorIndex {
 
 /** What identifies the database's state: any committed change anywhere, or any change by this connection. */
 function stateKey(db: Database.Database): string {
-  const version = db.pragma('data_version', { simple: true }) as number;
-  const changes = db.prepare(`SELECT total_changes()`).pluck().get() as number;
-  return `${version}:${changes}`;
+  return cached(db, `SELECT (SELECT data_version FROM pragma_data_version) || ':' || total_changes()`).pluck().get() as string;
 }
 
 /** Sign bits of the query minus the mean. */
