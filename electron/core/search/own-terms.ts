@@ -6,12 +6,13 @@
  * page's title or path already holds says which page, not which passage ("dotenv override" on
  * dotenv's README asks for the `override` option, not the chunk that says "dotenv" most), so a page's
  * chunks are ordered by the other terms first, scored here as FTS5's bm25 scores them, from the
- * chunks' own text: three statements for the whole search, none per term.
+ * chunks' own text: at most three statements for the whole search, none per term.
  */
 import type Database from 'better-sqlite3';
 import { tokenize } from '../text/tokenize';
 import { cached } from '../store/statements';
 import type { PlacedHit } from './keyword';
+import { loadPages } from './passages';
 import { indexAverages, termStats } from './term-stats';
 
 /** A scored candidate: `text` scores its words (all terms), `own` only the terms its page's title and path lack. */
@@ -67,14 +68,15 @@ interface LackingPage {
 }
 
 function pagesLacking(db: Database.Database, terms: string[], pageIds: number[]): Map<number, LackingPage> {
-  const sql = `SELECT id, title_tokens, path_tokens, text FROM pages WHERE id IN (SELECT value FROM json_each(?))`;
-  const rows = cached(db, sql).raw().all(JSON.stringify(pageIds)) as [number, string, string, string][];
   const out = new Map<number, LackingPage>();
   const count = (tokens: string) => (tokens ? tokens.split(' ').length : 0);
-  for (const [id, title, path, text] of rows) {
-    const named = new Set(`${title} ${path}`.split(' '));
+  // the same page objects the search's passages are built from, read once (and kept while nothing changes)
+  for (const [id, page] of loadPages(db, pageIds)) {
+    const named = new Set(`${page.titleTokens} ${page.pathTokens}`.split(' '));
     const lacking = terms.filter((t) => !named.has(t));
-    if (lacking.length > 0 && lacking.length < terms.length) out.set(id, { lacking, text, namedTokens: count(title) + count(path) });
+    if (lacking.length > 0 && lacking.length < terms.length) {
+      out.set(id, { lacking, text: page.text, namedTokens: count(page.titleTokens) + count(page.pathTokens) });
+    }
   }
   return out;
 }

@@ -9,7 +9,7 @@ import { fenceAt, fenceMapOf, type FenceMap } from '../../../shared/citations';
 import { SiftError } from '../../../shared/errors';
 import type { Passage, Provenance } from '../../../shared/models';
 import { LOW_OCR_CONFIDENCE, type Heading, type PageSpan } from '../store/page-model';
-import { cached } from '../store/statements';
+import { cached, contentState } from '../store/statements';
 import { hasWords, headingPathAt } from '../text/chunk';
 import { focusOf } from './focus';
 import type { FusedHit } from './fusion';
@@ -24,6 +24,7 @@ export interface PageInfo {
   headings: Heading[];
   pdfPages: PageSpan[] | null;
   titleTokens: string;
+  pathTokens: string;
   /** The pages OCR read, with each one's confidence; null for a page without OCR. */
   ocrPages: Array<{ page: number; confidence: number }> | null;
 }
@@ -37,6 +38,7 @@ interface PageRow {
   headings: string;
   pdf_pages: string | null;
   title_tokens: string;
+  path_tokens: string;
   ocr_pages: string | null;
 }
 
@@ -46,6 +48,7 @@ function toInfo(row: PageRow): PageInfo {
     headings: JSON.parse(row.headings) as Heading[],
     pdfPages: row.pdf_pages ? (JSON.parse(row.pdf_pages) as PageSpan[]) : null,
     titleTokens: row.title_tokens,
+    pathTokens: row.path_tokens,
     ocrPages: row.ocr_pages ? (JSON.parse(row.ocr_pages) as PageInfo['ocrPages']) : null,
   };
 }
@@ -53,15 +56,70 @@ function toInfo(row: PageRow): PageInfo {
 // The OCR'd pages' numbers and confidences only: their lines (boxes) are not needed to cite them.
 const OCR_PAGES = `CASE WHEN ocr IS NULL THEN NULL ELSE (SELECT json_group_array(json_object('page', json_extract(value, '$.page'),
   'confidence', json_extract(value, '$.confidence'))) FROM json_each(ocr, '$.pages')) END AS ocr_pages`;
-const PAGE_COLUMNS = `id, path, title, kind, text, headings, pdf_pages, title_tokens, ${OCR_PAGES}`;
+const PAGE_COLUMNS = `id, path, title, kind, text, headings, pdf_pages, title_tokens, path_tokens, ${OCR_PAGES}`;
 
-/** Load pages by id (each once), in one statement. */
+/**
+ * Page texts kept per connection between searches, in UTF-16 units (about two bytes each). Default 16M
+ * (about 32 MB). A search reads whole pages (its passages' text, focus and provenance come from them), so
+ * a large manual among the results (Node's all.html, 8 MB) cost 40 ms to read and decode on every search
+ * that found it; kept, only the first search pays. Least recently used pages go first.
+ */
+export const PAGE_CACHE_UNITS = 16_000_000;
+
+interface PageCache {
+  /** contentState when the pages were read: the cache empties when it moves. */
+  state: string;
+  pages: Map<number, PageInfo>;
+  units: number;
+}
+
+const pageCaches = new WeakMap<Database.Database, PageCache>();
+
+function pageCacheOf(db: Database.Database): PageCache {
+  const state = contentState(db);
+  let cache = pageCaches.get(db);
+  if (!cache || cache.state !== state) pageCaches.set(db, (cache = { state, pages: new Map(), units: 0 }));
+  return cache;
+}
+
+/** Keep `page` as the most recently used, dropping the least recently used beyond the budget. */
+function remember(cache: PageCache, page: PageInfo): void {
+  if (page.text.length > PAGE_CACHE_UNITS) return;
+  cache.pages.set(page.id, page);
+  cache.units += page.text.length;
+  for (const [id, old] of cache.pages) {
+    if (cache.units <= PAGE_CACHE_UNITS) break;
+    cache.pages.delete(id);
+    cache.units -= old.text.length;
+  }
+}
+
+/**
+ * Load pages by id (each once): those read since the knowledge base last changed from memory, the rest in
+ * one statement. The PageInfo objects are shared between searches and must not be changed.
+ */
 export function loadPages(db: Database.Database, ids: Iterable<number>): Map<number, PageInfo> {
   const wanted = [...new Set(ids)];
   if (wanted.length === 0) return new Map();
-  const sql = `SELECT ${PAGE_COLUMNS} FROM pages WHERE id IN (SELECT value FROM json_each(?))`;
-  const rows = cached(db, sql).all(JSON.stringify(wanted)) as PageRow[];
-  return new Map(rows.map((row) => [row.id, toInfo(row)]));
+  const cache = pageCacheOf(db);
+  const found = new Map<number, PageInfo>();
+  for (const id of wanted) {
+    const page = cache.pages.get(id);
+    if (!page) continue;
+    cache.pages.delete(id); // re-inserted below: the most recently used come last
+    cache.pages.set(id, page);
+    found.set(id, page);
+  }
+  const missing = wanted.filter((id) => !found.has(id));
+  if (missing.length > 0) {
+    const sql = `SELECT ${PAGE_COLUMNS} FROM pages WHERE id IN (SELECT value FROM json_each(?))`;
+    for (const row of cached(db, sql).all(JSON.stringify(missing)) as PageRow[]) {
+      const page = toInfo(row);
+      found.set(page.id, page);
+      remember(cache, page);
+    }
+  }
+  return new Map(wanted.flatMap((id) => (found.has(id) ? [[id, found.get(id)!] as const] : [])));
 }
 
 /** A page by its `wiki/…` path, or null. */

@@ -7,7 +7,7 @@
  * once, in one statement.
  */
 import type Database from 'better-sqlite3';
-import { cached } from '../store/statements';
+import { cached, contentState } from '../store/statements';
 
 /** Terms remembered per connection at most; past it the memory starts again. Default 50,000. */
 const MAX_TERMS = 50_000;
@@ -24,7 +24,7 @@ const byConnection = new WeakMap<Database.Database, Stats>();
 
 /** The figures of `db`, emptied when its index has changed since they were read (one statement). */
 function statsOf(db: Database.Database): Stats {
-  const version = cached(db, `SELECT (SELECT data_version FROM pragma_data_version) || ':' || total_changes()`).pluck().get() as string;
+  const version = contentState(db);
   let stats = byConnection.get(db);
   if (!stats || stats.version !== version || stats.df.size > MAX_TERMS) {
     stats = { version, chunks: null, df: new Map(), averages: null };

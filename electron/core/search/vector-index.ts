@@ -14,7 +14,7 @@
  * second, too long to repeat during an ingest); until then the caller uses sqlite-vec's KNN.
  */
 import type Database from 'better-sqlite3';
-import { cached } from '../store/statements';
+import { contentState } from '../store/statements';
 import { chunkCounts } from '../store/vectors';
 
 /** The in-memory vectors of a knowledge base. */
@@ -31,11 +31,6 @@ export interface VectorIndex {
   codes: Int8Array;
   /** Per entry: the factor that turns its codes back into the vector's components. */
   scales: Float32Array;
-}
-
-/** What identifies the database's state: any committed change anywhere, or any change by this connection. */
-function stateKey(db: Database.Database): string {
-  return cached(db, `SELECT (SELECT data_version FROM pragma_data_version) || ':' || total_changes()`).pluck().get() as string;
 }
 
 /** Sign bits of the query minus the mean. */
@@ -267,7 +262,7 @@ export type IndexBuild = (dbFile: string, dimension: number) => Promise<VectorIn
  * read here and now.
  */
 export function currentVectorIndex(db: Database.Database, dimension: number, settleMs: number, build?: IndexBuild): VectorIndex | null {
-  const key = stateKey(db);
+  const key = contentState(db);
   let c = cache.get(db);
   if (c?.index && c.key === key && c.index.dimension === dimension) return c.index;
   const t = Date.now();

@@ -15,6 +15,16 @@ export function cached(db: Database.Database, sql: string): Database.Statement {
   return statement;
 }
 
+/**
+ * What identifies the database's contents as this connection sees them: `data_version` moves with a commit
+ * by any other connection (an ingest worker), `total_changes()` with a change by this one. Anything kept
+ * per connection between searches (term figures, the vector index, page texts) is dropped when it moves.
+ * One statement.
+ */
+export function contentState(db: Database.Database): string {
+  return cached(db, `SELECT (SELECT data_version FROM pragma_data_version) || ':' || total_changes()`).pluck().get() as string;
+}
+
 const counters = new WeakMap<Database.Database, { runs: number }>();
 const RUNS = ['run', 'get', 'all', 'iterate'] as const;
 
