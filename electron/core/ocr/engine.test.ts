@@ -116,7 +116,8 @@ describe('the direction classifier', () => {
     const level = drawPage(ENGLISH_LINES.slice(0, 3), { family: FONTS.serif.family, width: 1000, height: 400 });
     const image = await decodeImage(level.bytes, 'png');
     // the drawn text's boxes with the margin detection leaves around a line
-    const boxes = level.lines.map(({ box: [x0, y0, x1, y1] }) => [x0 - 10, y0 - 10, x1 + 10, y1 + 10] as typeof level.lines[0]['box']);
+    type Box = (typeof level.lines)[number]['box'];
+    const boxes = level.lines.map(({ box: [x0, y0, x1, y1] }): Box => [x0 - 10, y0 - 10, x1 + 10, y1 + 10]);
     const texts = await readLineImages(counted, recognition, ort, cutLines(image, boxes), dictionary);
     expect(texts.map((t) => t.text.trim())).toEqual(ENGLISH_LINES.slice(0, 3));
     expect(asked).toEqual([]);

@@ -1,9 +1,9 @@
 /**
- * Line recognition with PP-OCRv4's CRNN model, and the direction classifier for lines read with doubt. Each line box is cut
- * from the page, scaled to 48 px high (its width kept in proportion), normalised to [-1, 1]; lines are run in
- * batches of similar width, padded to the widest. The model gives per time step a probability for every
- * character of the dictionary (0 = CTC blank); greedy CTC decoding keeps each step's most likely character,
- * dropping blanks and repeats. A line's confidence is the mean of the kept steps' probabilities.
+ * Line recognition with PP-OCRv4's CRNN model, and the direction classifier for lines read with doubt. Each
+ * line box is cut from the page, scaled to 48 px high (its width kept in proportion), normalised to [-1, 1];
+ * lines are run in batches of similar width, padded to the widest. The model gives per time step a probability
+ * for every character of the dictionary (0 = CTC blank); greedy CTC decoding keeps each step's most likely
+ * character, dropping blanks and repeats. A line's confidence is the mean of the kept steps' probabilities.
  */
 import type { InferenceSession } from 'onnxruntime-node';
 import { cropResize, rotateHalfTurn, toPlanar, type Box, type RgbaImage } from './image';
@@ -33,7 +33,8 @@ function lineImage(page: RgbaImage, box: Box, height: number, maxWidth: number):
 }
 
 /**
- * Which of `lines` the direction classifier (0° vs 180°) calls upside down with probability ≥ 0.9, in batches. Its call is only a hint: it squeezes a long line into 192 px and then misjudges some level lines, so the
+ * Which of `lines` the direction classifier (0° vs 180°) calls upside down with probability ≥ 0.9, in batches.
+ * Its call is only a hint: it squeezes a long line into 192 px and then misjudges some level lines, so the
  * engine keeps a turned reading only when it is the more confident one.
  */
 export async function turnedLines(session: InferenceSession, ort: Ort, lines: RgbaImage[]): Promise<boolean[]> {

@@ -16,7 +16,8 @@ let kb: { id: string; folders: Record<string, string> };
 let db: Database.Database;
 beforeAll(async () => {
   core = await startCore('none');
-  kb = await makeKb(core, 'pages', { notes: { 'manual.md': '# Manual\n\nThe first edition says hello.\n', 'other.md': '# Other\n\nNothing.\n' } });
+  const notes = { 'manual.md': '# Manual\n\nThe first edition says hello.\n', 'other.md': '# Other\n\nNothing.\n' };
+  kb = await makeKb(core, 'pages', { notes });
   db = openKbFile(core, kb.id);
   countStatements(db);
 }, 60_000);
@@ -25,7 +26,7 @@ afterAll(async () => {
   await core?.close();
 });
 
-const idOf = (relPath: string) => (db.prepare(`SELECT id FROM pages WHERE path = ?`).pluck().get(`wiki/${relPath}`) as number);
+const idOf = (relPath: string): number => db.prepare(`SELECT id FROM pages WHERE path = ?`).pluck().get(`wiki/${relPath}`) as number;
 
 describe('pages kept between searches', () => {
   it('are read from the database once, then from memory, in the order asked', () => {

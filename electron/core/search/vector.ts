@@ -79,7 +79,8 @@ export function exactVectorSearch(db: Database.Database, query: Float32Array, li
 
 /** The chunk ids of these pages. */
 function chunksOfPages(db: Database.Database, pageIds: number[]): number[] {
-  return cached(db, `SELECT id FROM chunks WHERE page_id IN (SELECT value FROM json_each(?))`).pluck().all(JSON.stringify(pageIds)) as number[];
+  const sql = `SELECT id FROM chunks WHERE page_id IN (SELECT value FROM json_each(?))`;
+  return cached(db, sql).pluck().all(JSON.stringify(pageIds)) as number[];
 }
 
 /**

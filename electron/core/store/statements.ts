@@ -22,7 +22,8 @@ export function cached(db: Database.Database, sql: string): Database.Statement {
  * One statement.
  */
 export function contentState(db: Database.Database): string {
-  return cached(db, `SELECT (SELECT data_version FROM pragma_data_version) || ':' || total_changes()`).pluck().get() as string;
+  const sql = `SELECT (SELECT data_version FROM pragma_data_version) || ':' || total_changes()`;
+  return cached(db, sql).pluck().get() as string;
 }
 
 const counters = new WeakMap<Database.Database, { runs: number }>();
