@@ -3,9 +3,8 @@
  * character error rate in English and Chinese, boxes where the text was drawn, layout and decoding edge cases.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
 import type { InferenceSession } from 'onnxruntime-node';
-import { createOcrEngine, defaultModels, layoutPage, type OcrEngine } from './engine';
+import { createOcrEngine, defaultModels, layoutPage, recogniserClasses, type OcrEngine } from './engine';
 import { openOcrModel } from './graph';
 import { decodeImage, rotateHalfTurn } from './image';
 import { shareLines } from './lines';
@@ -105,7 +104,7 @@ describe('the direction classifier', () => {
     const options = { intraOpNumThreads: 1, interOpNumThreads: 1, graphOptimizationLevel: 'all' } as const;
     const classifier = await openOcrModel(ort, models.classifier, true, options);
     const recognition = await openOcrModel(ort, models.recognition, true, options);
-    const dictionary = [...readFileSync(models.dictionary, 'utf8').split(/\r?\n/).filter((l) => l !== ''), ' '];
+    const dictionary = recogniserClasses(models);
     // the real session, counting the lines it is asked about
     const asked: number[] = [];
     const counted = new Proxy(classifier, {

@@ -60,6 +60,15 @@ export function defaultModels(): OcrModels {
   };
 }
 
+/**
+ * The recogniser's characters, class 1 onwards (class 0 is the CTC blank): the dictionary file's lines (a
+ * trailing empty line is no character), then a space (PaddleOCR's use_space_char).
+ */
+export function recogniserClasses(models: OcrModels): string[] {
+  const lines = readFileSync(models.dictionary, 'utf8').split(/\r?\n/);
+  return [...lines.filter((_, i) => i < lines.length - 1 || lines[i] !== ''), ' '];
+}
+
 /** How an engine runs. */
 export interface OcrEngineOptions extends DetectOptions {
   /** Threads each model may use. Default 2 (the machine's cores are shared with other work); range 1–16. */
@@ -91,8 +100,7 @@ export async function createOcrEngine(models = defaultModels(), options: OcrEngi
     graphOptimizationLevel: 'all',
   };
   const load = (file: string) => openOcrModel(ort, file, options.fuse !== false, sessionOptions);
-  // the recogniser's classes: blank, the dictionary's lines, then a space (PaddleOCR's use_space_char)
-  const dictionary = [...readFileSync(models.dictionary, 'utf8').split(/\r?\n/).filter((_, i, all) => i < all.length - 1 || all[i] !== ''), ' '];
+  const dictionary = recogniserClasses(models);
   const threads = sessionOptions.intraOpNumThreads!;
   const workers = options.lineWorkers ?? (threads >= 2 ? threads : 0);
   if (!Number.isInteger(workers) || workers < 0 || workers > 16) throw new Error(`OCR: lineWorkers must be a whole number from 0 to 16 (got ${workers})`);
