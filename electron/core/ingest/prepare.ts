@@ -70,8 +70,10 @@ export type FileOutcome =
  * 7: images and PDF pages without a text layer read by OCR (issue #26), with the lines' boxes (`pages.ocr`).
  * 8: (issue #25 item 8) .rst section titles as headings and title; scoped npm packages titled with their scope
  *    (`@types/node`); HTML permalink anchors (`#`, `¶`, headerlink…) and copy buttons/widgets add no text.
+ * 9: identifiers also give the joined names inside them whole (`worker_threads` of `node:worker_threads` and of
+ *    the path `api/worker_threads.md`, `e_conn_reset` of `errors.E_CONN_RESET`; text/tokenize.ts addSegments).
  */
-export const PAGE_FORMAT = 8;
+export const PAGE_FORMAT = 9;
 
 const SKIP_REASONS = new Set(['binary', 'unsupported', 'too_large', 'empty']);
 

@@ -99,6 +99,20 @@ describe('identifiers: the whole form first, and saying when it is absent', () =
     expect(found).toEqual([1, 3]);
   });
 
+  it('finds the whole identifier where it is written inside a longer one', () => {
+    const db = kbOf([
+      ...PART_NOTES,
+      "if (err.code === errors.E_CONN_RESET) retry(); // from require('node:errors')",
+      'the gateway answers E_CONN_RESET when idle links close',
+      "const { Worker } = require('node:worker_threads'); the worker posts its result",
+      'a worker thread pool keeps threads warm for every worker',
+    ]);
+    expect(keywordTerms(db, 'E_CONN_RESET').partial).toEqual([]);
+    expect(keywordSearch(db, 'E_CONN_RESET', 10, null).map((h) => h.chunkId).sort()).toEqual([4, 5]);
+    // Searched whole, so the note that only says "worker" and "thread" is not a match.
+    expect(keywordSearch(db, 'worker_threads', 10, null).map((h) => h.chunkId)).toEqual([6]);
+  });
+
   it('names every absent identifier-like word, and no plain word', () => {
     const db = kbOf(['ENOSPC means the disk is full', 'see v1/chat']);
     expect(keywordTerms(db, 'ENOSPC EPERM v1/chat v2/chat dLNs lunch').noExactMatch).toEqual(['EPERM', 'v2/chat', 'dLNs']);

@@ -119,7 +119,14 @@ describe('tokenize: the fast paths give what the general rules give', () => {
     ['half-width katakana after an ASCII word', 'ok-ﾊﾝｶｸ', ['ok', 'ハン', 'カク', 'ンカ']],
     ['several runs of one text', '超时，重试，连接，超时', ['超', '时', '超时', '重', '试', '重试', '连接', '超', '时', '超时']],
     ['a non-ASCII letter after a connector continues the identifier', 'foo-été_x', ['foo-été_x', 'foo', 'été', 'x']],
-    ['a host and port before a run', 'db.example.com:5432/超时', ['db.example.com:5432', 'db', 'exampl', 'com', '5432', '超', '时', '超时']],
+    ['a host and port before a run', 'db.example.com:5432/超时', ['db.example.com:5432', 'db.example.com', 'db', 'exampl', 'com', '5432', '超', '时', '超时']],
+    // The joined names inside a longer identifier are tokens too: a search for the name finds where it is written.
+    ['a module name after a scheme', 'node:worker_threads', ['node:worker_threads', 'worker_threads', 'node', 'worker', 'thread']],
+    ['an error code after an object', 'errors.E_CONN_RESET', ['errors.e_conn_reset', 'e_conn_reset', 'error', 'e', 'conn', 'reset']],
+    ['a file name in a path', 'nodejs/api/worker_threads.md', ['nodejs/api/worker_threads.md', 'worker_threads.md', 'worker_threads', 'nodej', 'api', 'worker', 'thread', 'md']],
+    ['a mail domain, a package and its module', 'me@my-site.org @scope/some-pkg', ['me@my-site.org', 'my-site.org', 'my-site', 'me', 'my', 'site', 'org', 'scope/some-pkg', 'some-pkg', 'scope', 'some', 'pkg']],
+    ['no names of one word or starting with a digit', 'fs.promises.readFile v1.2-beta', ['fs.promises.readfile', 'fs', 'promis', 'readfile', 'read', 'file', 'v1.2-beta', 'v1', '2', 'beta']],
+    ['a non-ASCII identifier gives its joined names too', 'café.au_lait', ['café.au_lait', 'au_lait', 'café', 'au', 'lait']],
   ];
   it.each(exact)('%s', (_name, input, expected) => {
     expect(tokenize(input)).toEqual(expected);

@@ -8,6 +8,7 @@
  *   bigrams, so a two-character word such as `超时` is found however the segmenter split its run.
  * - Identifiers (`E_CONN_RESET`, `v1/chat`, `api-gateway`, `getUserName`) are kept whole AND split
  *   into parts, so a search for the exact code ranks first while a search for one part still finds it.
+ *   The joined names inside a longer identifier are kept whole too (`worker_threads` of `node:worker_threads`).
  * - Plain English words are Porter-stemmed (`connections` → `connect`).
  * - Emoji, symbols and punctuation are dropped.
  *
@@ -132,6 +133,39 @@ function push(out: string[], token: string): void {
   if (token.length > 0 && token.length <= MAX_TOKEN_LENGTH) out.push(token);
 }
 
+const PATH_SEPARATORS = /[/:@]+/;
+const DOTS = /\.+/;
+const JOINED = /[_\-.]/;
+const JOINED_NAME = /[_-]/;
+const EDGE_CONNECTORS = /^[_\-.]+|[_\-.]+$/g;
+const EDGE_CONNECTOR = /^[_\-.]|[_\-.]$/;
+const STARTS_NAME = /^\p{L}/u;
+
+/**
+ * The names (starting with a letter) inside an identifier that are themselves joined by connectors, whole:
+ * the segments between `/`, `:` and `@` (`worker_threads.md` of `nodejs/api/worker_threads.md`, `example.com`
+ * of `user@example.com`), then between dots (`worker_threads`; `e_conn_reset` of `errors.E_CONN_RESET`), so a
+ * search for the name finds it where it is written inside a longer one. A segment of one word is among the
+ * parts already. `whole` is the folded identifier.
+ */
+function addSegments(add: (token: string) => void, whole: string): void {
+  const path = PATH_SEPARATORS.test(whole);
+  if (!path && (whole.indexOf('.') < 0 || !JOINED_NAME.test(whole))) return; // no segment is a joined name
+  for (const raw of path ? whole.split(PATH_SEPARATORS) : [whole]) {
+    const segment = trimConnectors(raw);
+    if (segment !== whole && JOINED.test(segment) && STARTS_NAME.test(segment)) add(segment);
+    if (segment.indexOf('.') < 0 || !JOINED_NAME.test(segment)) continue;
+    for (const inner of segment.split(DOTS)) {
+      const name = trimConnectors(inner);
+      if (JOINED_NAME.test(name) && STARTS_NAME.test(name)) add(name);
+    }
+  }
+}
+
+function trimConnectors(text: string): string {
+  return EDGE_CONNECTOR.test(text) ? text.replace(EDGE_CONNECTORS, '') : text;
+}
+
 /** The camelCase parts of `piece` (original case), or null when it has none. */
 function camelParts(piece: string): string[] | null {
   if (piece === piece.toLowerCase()) return null;
@@ -157,6 +191,7 @@ function pushWord(out: string[], raw: string): void {
       push(out, part);
     }
   };
+  addSegments(add, whole);
   for (const piece of pieces) {
     const camel = camelParts(piece);
     if (pieces.length > 1) add(camel === null ? stem(fold(piece)) : fold(piece));
@@ -192,6 +227,7 @@ function pushAsciiIdentifier(out: string[], word: string): void {
     }
   };
   const several = HAS_CONNECTOR.test(word);
+  if (several) addSegments(add, whole);
   for (let start = 0; start < word.length; ) {
     let end = start;
     while (end < word.length && ASCII_KIND[word.charCodeAt(end)] !== CONNECTOR) end++;
