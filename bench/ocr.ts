@@ -6,7 +6,7 @@
  *      total seconds and pages per second.
  * Targets: ≤ 2 s per page on 2 cores; CER ≤ 3 % per language.
  *
- * Usage: tsx bench/ocr.ts [--pages N (per language, default 4)] [--folder N (default 50)] [--threads N (default 2)]
+ * Usage: tsx bench/ocr.ts [--pages N (per language, default 4; 0 skips)] [--folder N (default 50)] [--threads N (default 2)]
  *                         [--fuse on|off (the models' graph rewrite, electron/core/ocr/graph.ts; default on)]
  *                         [--line-workers N (threads reading a page's lines, electron/core/ocr/lines.ts; default
  *                          the engine's: --threads when 2 or more; 0 reads them on one thread's intra-op pool)]
@@ -132,7 +132,7 @@ async function folderIngest(count: number): Promise<void> {
 async function main(): Promise<void> {
   const { pages, folder, threads, fuse, lineWorkers } = parseArgs(process.argv.slice(2));
   console.log(`bench:ocr — ${new Date().toISOString()}\n  ${machineLine()}`);
-  await pageSpeed(pages, threads, fuse, lineWorkers);
+  if (pages > 0) await pageSpeed(pages, threads, fuse, lineWorkers);
   if (folder > 0) await folderIngest(folder);
   console.log(`\n  ${machineLine()}`);
 }

@@ -187,9 +187,13 @@ async function main(): Promise<void> {
     note('machine load now', machineLine());
     try {
       await latencyFigures(kb, queries, args.topK);
+      // Searching as the app does, in every mode. The breakdown below loads a second copy of the vector index
+      // (to time its scan apart from the search's own) and the stock index reads every chunk: neither is a search.
+      const searching = rss.peak();
       stockFtsFigures(kb, queries);
       await stageBreakdown(kb, queries, args.topK);
-      figure('peak RSS while searching', rss.peak() / 1e6, 'MB', size >= 1_000_000 ? { atMost: 1000 } : undefined, 0);
+      figure('peak RSS while searching', searching / 1e6, 'MB', size >= 1_000_000 ? { atMost: 1000 } : undefined, 0);
+      note('  with the breakdown\'s second index and the stock index', `${fmt(rss.peak() / 1e6, 0)} MB`);
       // VectorOptions.exactBelow's default: below it the vector stage scores every vector exactly.
       if (size >= 2_000) await candidateTable(kb, queries, args.candidates, args.topK, targeted);
       else note('candidates table', 'skipped: below 2,000 chunks (exactBelow) the vector stage scores every vector exactly');
