@@ -6,7 +6,8 @@
  *      total seconds and pages per second.
  * Targets: ≤ 2 s per page on 2 cores; CER ≤ 3 % per language.
  *
- * Usage: tsx bench/ocr.ts [--pages N (per language, default 4; 0 skips)] [--folder N (default 50)] [--threads N (default 2)]
+ * Usage: tsx bench/ocr.ts [--pages N (per language, default 4; 0 skips)] [--folder N (default 50)]
+ *                         [--threads N (default 2)]
  *                         [--fuse on|off (the models' graph rewrite, electron/core/ocr/graph.ts; default on)]
  *                         [--line-workers N (threads reading a page's lines, electron/core/ocr/lines.ts; default
  *                          the engine's: --threads when 2 or more; 0 reads them on one thread's intra-op pool)]
