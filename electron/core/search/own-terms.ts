@@ -9,11 +9,11 @@
  * chunks' own text: at most three statements for the whole search, none per term.
  */
 import type Database from 'better-sqlite3';
-import { tokenize } from '../text/tokenize';
+import { isCjkToken, tokenize, wordTokens } from '../text/tokenize';
 import { cached } from '../store/statements';
 import type { PlacedHit } from './keyword';
 import { loadPages } from './passages';
-import { indexAverages, termStats } from './term-stats';
+import { indexAverages, termStats, totalOfVarints } from './term-stats';
 
 /** A scored candidate: `text` scores its words (all terms), `own` only the terms its page's title and path lack. */
 export interface ScoredHit extends PlacedHit {
@@ -83,14 +83,19 @@ function pagesLacking(db: Database.Database, terms: string[], pageIds: number[])
 
 /**
  * Each hit's `own`: the bm25 of the terms its page lacks, over the text its keyword row holds (the
- * chunk's text after its overlap with the chunk before, see ingest/prepare.ts), as FTS5 computes it.
+ * chunk's text after its overlap with the chunk before, see ingest/prepare.ts), as FTS5 computes it:
+ * the row's length is the one FTS5 recorded, and the text is read only to count the lacking terms.
  */
 function scoreOwnTerms(db: Database.Database, lists: { id: number; list: ScoredHit[] }[], pages: Map<number, LackingPage>): void {
   const hits = lists.flatMap((p) => p.list);
+  // FTS5's own record of each row's length (its docsize table: a varint per column), so counting the
+  // terms is all the text is read for.
   const sql = `SELECT c.id, c.start, c.end,
-                      coalesce((SELECT q.end FROM chunks q WHERE q.page_id = c.page_id AND q.idx = c.idx - 1), 0)
+                      coalesce((SELECT q.end FROM chunks q WHERE q.page_id = c.page_id AND q.idx = c.idx - 1), 0),
+                      (SELECT z.sz FROM chunks_fts_docsize z WHERE z.id = c.id)
                FROM chunks c WHERE c.id IN (SELECT value FROM json_each(?))`;
-  const spans = new Map((cached(db, sql).raw().all(JSON.stringify(hits.map((h) => h.chunkId))) as number[][]).map((r) => [r[0]!, r]));
+  type Span = [id: number, start: number, end: number, before: number, size: Buffer | null];
+  const spans = new Map((cached(db, sql).raw().all(JSON.stringify(hits.map((h) => h.chunkId))) as Span[]).map((r) => [r[0], r]));
   const lacking = [...new Set([...pages.values()].flatMap((p) => p.lacking))];
   const stats = termStats(db, lacking);
   const { rows, avgTokens } = indexAverages(db);
@@ -100,14 +105,18 @@ function scoreOwnTerms(db: Database.Database, lists: { id: number; list: ScoredH
   };
   for (const { id, list } of lists) {
     const page = pages.get(id)!;
+    // Only the lacking terms are counted: without a CJK one among them, the CJK runs need no segmenting.
+    const words = page.lacking.some(isCjkToken) ? tokenize : wordTokens;
     for (const hit of list) {
       const span = spans.get(hit.chunkId);
       if (!span) continue;
-      const [, start, end, before] = span as [number, number, number, number];
-      const tokens = tokenize(page.text.slice(Math.max(start, before), end));
+      const [, start, end, before, size] = span;
+      const text = page.text.slice(Math.max(start, before), end);
+      const rowLength = size ? totalOfVarints(size) : null;
+      const tokens = rowLength === null ? tokenize(text) : words(text);
       const tf = new Map<string, number>();
       for (const t of tokens) if (page.lacking.includes(t)) tf.set(t, (tf.get(t) ?? 0) + 1);
-      const length = tokens.length + page.namedTokens;
+      const length = rowLength ?? tokens.length + page.namedTokens;
       const norm = K1 * (1 - B + (B * length) / Math.max(avgTokens, 1e-9));
       for (const [t, f] of tf) hit.own += (idf(t) * f * (K1 + 1)) / (f + norm);
     }

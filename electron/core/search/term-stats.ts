@@ -78,6 +78,17 @@ function varint(bytes: Uint8Array, at: number): [number, number] {
   return [value, at + 9];
 }
 
+/** The sum of the varints in `bytes` from `from` on: with FTS5's docsize record of a row (a count per column), its length. */
+export function totalOfVarints(bytes: Uint8Array, from = 0): number {
+  let total = 0;
+  for (let at = from; at < bytes.length; ) {
+    const [value, next] = varint(bytes, at);
+    total += value;
+    at = next;
+  }
+  return total;
+}
+
 /**
  * Rows and mean row length of the chunk index, read from FTS5's own averages record (row 1 of
  * `chunks_fts_data`: the row count, then each column's token total), so a score worked out here
@@ -92,11 +103,7 @@ export function indexAverages(db: Database.Database): IndexAverages {
   if (block && block.length > 0) {
     let at: number;
     [rows, at] = varint(block, 0);
-    while (at < block.length) {
-      const [total, next] = varint(block, at);
-      tokens += total;
-      at = next;
-    }
+    tokens = totalOfVarints(block, at);
   }
   stats.averages = { rows, avgTokens: rows > 0 ? tokens / rows : 0 };
   return stats.averages;

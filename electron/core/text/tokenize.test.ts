@@ -10,7 +10,7 @@
 import Database from 'better-sqlite3';
 import { stemmer } from 'stemmer';
 import { describe, expect, it } from 'vitest';
-import { MAX_TOKEN_LENGTH, TOKEN_CHARS, queryTerms, queryWords, toIndexText, tokenize } from './tokenize';
+import { MAX_TOKEN_LENGTH, TOKEN_CHARS, isCjkToken, queryTerms, queryWords, toIndexText, tokenize, wordTokens } from './tokenize';
 
 describe('tokenize', () => {
   // [description, input, tokens that must appear, tokens that must not]
@@ -164,6 +164,24 @@ describe('tokenize: the fast paths give what the general rules give', () => {
     overlap.fill('changed');
     expect(tokenize(text)).toEqual(expected);
     expect(tokenize('重试三次，连接池')).toEqual([...tokenize('重试三次'), ...tokenize('连接池')]);
+  });
+
+  it('gives, without segmenting, exactly the tokens that do not come from CJK runs (wordTokens)', () => {
+    const texts = [
+      '超时之后会重试三次，连接池 connection_pool 已满 (E_CONN_RESET)',
+      'Ｆｕｌｌ-width ＡＢＣ１２ 与 东京に行きます and 안녕하세요 getUserName',
+      'café naïve İstanbul 𠀀丽 v1.2-beta 中文node:worker_threads',
+      'plain ASCII only, with api/v1/chat and 3.14',
+      '',
+    ];
+    for (const text of texts) {
+      const all = tokenize(text);
+      expect(wordTokens(text), text).toEqual(all.filter((t) => !isCjkToken(t)));
+      expect(all.filter(isCjkToken).every((t) => /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+$/u.test(t))).toBe(true);
+    }
+    expect(wordTokens('连接池 connection_pool 已满')).toEqual(['connection_pool', 'connect', 'pool']);
+    expect(['超时', '东京', 'に行', '안녕'].every(isCjkToken)).toBe(true);
+    expect(['pool', 'café', '12', 'connection_pool'].some(isCjkToken)).toBe(false);
   });
 
   it('handles an ASCII word exactly as the general word rule does', () => {
