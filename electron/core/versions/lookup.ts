@@ -50,7 +50,7 @@ export function dayOf(date: Date): string {
 
 /** True when the knowledge base has the version tables (a file made before kb migration 008 is migrated on open). */
 function hasVersionTables(db: Database.Database): boolean {
-  return db.prepare(`SELECT 1 FROM sqlite_master WHERE name = 'page_versions'`).get() !== undefined;
+  return cached(db, `SELECT 1 FROM sqlite_master WHERE name = 'page_versions'`).get() !== undefined;
 }
 
 /** The version of each of `pageIds` that has one, on `today` (`YYYY-MM-DD`); a fixed number of statements. */
