@@ -59,23 +59,20 @@ export function textOrdersPages(db: Database.Database, terms: string[], hits: Sc
   return out;
 }
 
-/** A page whose title and path hold some but not all of the terms: the terms they lack, its text and row length. */
+/** A page whose title and path hold some but not all of the terms: the terms they lack, and its text. */
 interface LackingPage {
   lacking: string[];
   text: string;
-  /** Tokens of the title and path columns, which count in every chunk row's length. */
-  namedTokens: number;
 }
 
 function pagesLacking(db: Database.Database, terms: string[], pageIds: number[]): Map<number, LackingPage> {
   const out = new Map<number, LackingPage>();
-  const count = (tokens: string) => (tokens ? tokens.split(' ').length : 0);
   // the same page objects the search's passages are built from, read once (and kept while nothing changes)
   for (const [id, page] of loadPages(db, pageIds)) {
     const named = new Set(`${page.titleTokens} ${page.pathTokens}`.split(' '));
     const lacking = terms.filter((t) => !named.has(t));
     if (lacking.length > 0 && lacking.length < terms.length) {
-      out.set(id, { lacking, text: page.text, namedTokens: count(page.titleTokens) + count(page.pathTokens) });
+      out.set(id, { lacking, text: page.text });
     }
   }
   return out;
@@ -91,10 +88,9 @@ function scoreOwnTerms(db: Database.Database, lists: { id: number; list: ScoredH
   // FTS5's own record of each row's length (its docsize table: a varint per column), so counting the
   // terms is all the text is read for.
   const sql = `SELECT c.id, c.start, c.end,
-                      coalesce((SELECT q.end FROM chunks q WHERE q.page_id = c.page_id AND q.idx = c.idx - 1), 0),
-                      (SELECT z.sz FROM chunks_fts_docsize z WHERE z.id = c.id)
-               FROM chunks c WHERE c.id IN (SELECT value FROM json_each(?))`;
-  type Span = [id: number, start: number, end: number, before: number, size: Buffer | null];
+                      coalesce((SELECT q.end FROM chunks q WHERE q.page_id = c.page_id AND q.idx = c.idx - 1), 0), z.sz
+               FROM chunks c JOIN chunks_fts_docsize z ON z.id = c.id WHERE c.id IN (SELECT value FROM json_each(?))`;
+  type Span = [id: number, start: number, end: number, before: number, size: Buffer];
   const spans = new Map((cached(db, sql).raw().all(JSON.stringify(hits.map((h) => h.chunkId))) as Span[]).map((r) => [r[0], r]));
   const lacking = [...new Set([...pages.values()].flatMap((p) => p.lacking))];
   const stats = termStats(db, lacking);
@@ -111,12 +107,9 @@ function scoreOwnTerms(db: Database.Database, lists: { id: number; list: ScoredH
       const span = spans.get(hit.chunkId);
       if (!span) continue;
       const [, start, end, before, size] = span;
-      const text = page.text.slice(Math.max(start, before), end);
-      const rowLength = size ? totalOfVarints(size) : null;
-      const tokens = rowLength === null ? tokenize(text) : words(text);
       const tf = new Map<string, number>();
-      for (const t of tokens) if (page.lacking.includes(t)) tf.set(t, (tf.get(t) ?? 0) + 1);
-      const length = rowLength ?? tokens.length + page.namedTokens;
+      for (const t of words(page.text.slice(Math.max(start, before), end))) if (page.lacking.includes(t)) tf.set(t, (tf.get(t) ?? 0) + 1);
+      const length = totalOfVarints(size);
       const norm = K1 * (1 - B + (B * length) / Math.max(avgTokens, 1e-9));
       for (const [t, f] of tf) hit.own += (idf(t) * f * (K1 + 1)) / (f + norm);
     }

@@ -6,6 +6,7 @@
  * repeated in other pages once. Words here are runs of letters or digits, each CJK character a word of
  * its own (no tokenizer: it must stay cheap). Pure.
  */
+import { isAscii } from './tokenize';
 
 /** Hashes kept per page. Default 64: the estimate's error is about 1/√64 ≈ 0.12 of the similarity. */
 export const SKETCH_SIZE = 64;
@@ -19,7 +20,6 @@ const WORD = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}
 
 // ASCII text is its own NFKC form, and its words are runs of ASCII letters and digits: the same words,
 // found without the Unicode pattern (a third of the cost of a passage's sketch).
-const ALL_ASCII = /^[\x00-\x7f]*$/;
 const ASCII_WORD = /[a-z0-9]+/g;
 
 const FNV_START = 0x811c9dc5;
@@ -43,7 +43,7 @@ function mix(h: number): number {
 /** A text's SKETCH_SIZE smallest distinct shingle hashes, ascending: the numbers `sketchOf` writes. A shingle's
  *  hash is the mixed 32-bit FNV-1a of its words joined by spaces, taken without building the joined string. */
 export function sketchHashes(text: string): number[] {
-  const words = (ALL_ASCII.test(text) ? text.toLowerCase().match(ASCII_WORD) : text.normalize('NFKC').toLowerCase().match(WORD)) ?? [];
+  const words = (isAscii(text) ? text.toLowerCase().match(ASCII_WORD) : text.normalize('NFKC').toLowerCase().match(WORD)) ?? [];
   const hashes = new Set<number>();
   const count = Math.max(1, words.length - SHINGLE + 1);
   for (let i = 0; i < count; i++) {

@@ -371,13 +371,22 @@ function fillRuns(tokens: string[], runs: Runs): string[] {
 // ASCII text is already NFKC (no ASCII character decomposes or composes), so it skips normalize.
 const ALL_ASCII = /^[\x00-\x7f]*$/;
 
+/** True when every character of `text` is ASCII (such a text is its own NFKC form). */
+export function isAscii(text: string): boolean {
+  return ALL_ASCII.test(text);
+}
+
+/** The word tokens of `text` (NFKC-normalised) with a placeholder per CJK run, and the runs (see `scan`). */
+function scanned(text: string): { tokens: string[]; runs: Runs } {
+  const tokens: string[] = [];
+  const runs: Runs = { texts: [], slots: [] };
+  if (text.length > 0) scan(isAscii(text) ? text : text.normalize('NFKC'), tokens, runs);
+  return { tokens, runs };
+}
+
 /** Tokens of `text` for the keyword index and for queries, in order of appearance (duplicates kept). */
 export function tokenize(text: string): string[] {
-  const tokens: string[] = [];
-  if (text.length === 0) return tokens;
-  const normalized = ALL_ASCII.test(text) ? text : text.normalize('NFKC');
-  const runs: Runs = { texts: [], slots: [] };
-  scan(normalized, tokens, runs);
+  const { tokens, runs } = scanned(text);
   return runs.texts.length === 0 ? tokens : fillRuns(tokens, runs);
 }
 
@@ -393,10 +402,7 @@ const CJK_CHAR = new RegExp(CJK_CLASS, 'v');
  * counting words that are not CJK.
  */
 export function wordTokens(text: string): string[] {
-  const tokens: string[] = [];
-  if (text.length === 0) return tokens;
-  const runs: Runs = { texts: [], slots: [] };
-  scan(ALL_ASCII.test(text) ? text : text.normalize('NFKC'), tokens, runs);
+  const { tokens, runs } = scanned(text);
   return runs.texts.length === 0 ? tokens : tokens.filter((t) => t !== '');
 }
 
