@@ -85,18 +85,20 @@ function dedupe(list: StageHit[]): StageHit[] {
   return list.filter((hit) => !seen.has(hit.chunkId) && seen.add(hit.chunkId));
 }
 
-function cosine(a: Float32Array, b: Float32Array): number {
+/** Σ v², summed in the order `cosine` sums it. */
+function squaredNorm(v: Float32Array): number {
+  let n = 0;
+  for (let i = 0; i < v.length; i++) n += v[i]! * v[i]!;
+  return n;
+}
+
+/** Cosine similarity of two vectors whose squared norms are `na` and `nb`. */
+function cosine(a: Float32Array, na: number, b: Float32Array, nb: number): number {
   if (a.length !== b.length) {
     throw new SiftError('internal', `search diversification: vectors of different lengths (${a.length} and ${b.length}); re-index the knowledge base.`);
   }
   let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i]! * b[i]!;
-    na += a[i]! * a[i]!;
-    nb += b[i]! * b[i]!;
-  }
+  for (let i = 0; i < a.length; i++) dot += a[i]! * b[i]!;
   // Stored vectors are unit length, but dividing costs nothing and keeps a stray unnormalised one honest.
   return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
 }
@@ -133,6 +135,9 @@ export function maximalMarginalRelevance<T extends { chunkId: number; rrf: numbe
     throw new SiftError('invalid_argument', `search diversification: limit must be a whole number, 0 or more (got ${limit}).`);
   }
   const relevance = normalisedRelevance(hits);
+  // Each candidate's vector and squared norm, once: a pick compares the chosen vector with every one left.
+  const vectorOf = hits.map((h) => vectors.get(h.chunkId) ?? null);
+  const norms = vectorOf.map((v) => (v ? squaredNorm(v) : 0));
   const closest = hits.map(() => 0); // highest similarity to anything picked so far
   const left = new Set(hits.map((_, i) => i));
   const picked: T[] = [];
@@ -146,10 +151,10 @@ export function maximalMarginalRelevance<T extends { chunkId: number; rrf: numbe
     left.delete(best);
     const chosen = hits[best]!;
     picked.push(chosen);
-    const chosenVector = vectors.get(chosen.chunkId);
+    const chosenVector = vectorOf[best];
     for (const i of left) {
-      const other = vectors.get(hits[i]!.chunkId);
-      const similarity = chosenVector && other ? cosine(chosenVector, other) : 0;
+      const other = vectorOf[i];
+      const similarity = chosenVector && other ? cosine(chosenVector, norms[best]!, other, norms[i]!) : 0;
       closest[i] = picked.length === 1 ? similarity : Math.max(closest[i]!, similarity);
     }
   }

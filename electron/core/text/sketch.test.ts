@@ -34,4 +34,19 @@ describe('page sketches', () => {
     }
     expect(sketchHashes('Holidays: 25 days')).toEqual(sketchHashes('holidays 25 DAYS\u00a0'));
   });
+  it('gives the sketches stored by earlier versions (a page stored before must still match itself)', () => {
+    // Written by the first implementation; a long text repeats shingles and keeps only the 64 smallest.
+    expect(sketchOf('The quick brown fox jumps over the lazy dog, again and again, until the dog wakes up.')).toBe(
+      'c1e7854 f68a36e 13a0fa7f 205ffaf2 2812da32 30182fd6 433ebdfc 569fc5ea 7bcdcbc5 8a482b35 a1fc453e c0422c9f c5a5306b cdd397bd',
+    );
+    expect(sketchOf('检索增强生成把文档切成段落，再用向量和关键词一起找到最相关的段落。')).toBe(
+      '3d08f18 444617b 116b4f9b 126eefc1 13c34070 1744c7ae 18d1ea5e 27616b75 409c5caf 43c97a5d 4d001a8e 6e98de6b 7f8362f7 ' +
+        'a6139be9 a91e4df2 b357c201 bbe59a1c be83ddec ccbdc647 cdbd7882 cfa582fa e481c8e8 e7b8571c ed61164d ef7c8a74 f31f7201 ' +
+        'f99bfb0d fd2853cb',
+    );
+    const long = sketchOf(Array.from({ length: 200 }, (_, i) => `w${(i * 37) % 101}`).join(' ')).split(' ');
+    expect(long).toHaveLength(64);
+    expect(long.slice(0, 4)).toEqual(['431ba9e', 'cb37cbc', 'cc3816c', '104b03db']);
+    expect(long.at(-1)).toBe('a517f0fb');
+  });
 });

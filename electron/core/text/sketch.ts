@@ -44,8 +44,8 @@ function mix(h: number): number {
  *  hash is the mixed 32-bit FNV-1a of its words joined by spaces, taken without building the joined string. */
 export function sketchHashes(text: string): number[] {
   const words = (isAscii(text) ? text.toLowerCase().match(ASCII_WORD) : text.normalize('NFKC').toLowerCase().match(WORD)) ?? [];
-  const hashes = new Set<number>();
   const count = Math.max(1, words.length - SHINGLE + 1);
+  const hashes = new Uint32Array(count);
   for (let i = 0; i < count; i++) {
     let h = FNV_START;
     const last = Math.min(words.length, i + SHINGLE);
@@ -53,9 +53,13 @@ export function sketchHashes(text: string): number[] {
       if (w > i) h = Math.imul(h ^ SPACE, 0x01000193);
       h = fnv(h, words[w]!);
     }
-    hashes.add(mix(h));
+    hashes[i] = mix(h);
   }
-  return [...hashes].sort((a, b) => a - b).slice(0, SKETCH_SIZE);
+  // A typed array sorts numerically without a comparator: half the cost of a Set and a sorted array.
+  hashes.sort();
+  const out: number[] = [];
+  for (let i = 0; i < count && out.length < SKETCH_SIZE; i++) if (i === 0 || hashes[i] !== hashes[i - 1]) out.push(hashes[i]!);
+  return out;
 }
 
 /** The sketch of a text: its SKETCH_SIZE smallest distinct shingle hashes, ascending, as hex joined by spaces. */
