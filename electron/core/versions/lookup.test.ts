@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ManifestRow, Passage, SearchResult } from '../../../shared/models';
 import { VERSION_DOCS } from '../search/testing/version-docs';
 import { makeKb, openKbFile, search, startCore, valueOf, type TestCore } from '../search/testing/test-kb';
+import { countStatements, statementsRun } from '../store/statements';
 import { pageVersions } from './lookup';
 
 let core: TestCore;
@@ -71,6 +72,34 @@ describe('version-aware search', () => {
       };
       expect(status('2023-06-01')).toEqual({ [ZH_2023]: 'superseded', [ZH_2024]: 'current', [EN_V1]: 'current', [EN_V2]: 'current' });
       expect(status('2026-12-01')).toEqual({ [ZH_2023]: 'superseded', [ZH_2024]: 'current', [EN_V1]: 'expired', [EN_V2]: 'current' });
+    } finally {
+      db.close();
+    }
+  });
+
+  // Last: it changes the knowledge base (and puts it back).
+  it('looks up only the pages that may have a version once the knowledge base is unchanged, and all again after a change', () => {
+    const db = openKbFile(core, kb);
+    countStatements(db);
+    try {
+      const ids = db.prepare(`SELECT id FROM pages`).pluck().all() as number[];
+      const retry = db.prepare(`SELECT id FROM pages WHERE path = 'wiki/retry.md'`).pluck().get() as number;
+      const day = '2026-12-01';
+      const first = pageVersions(db, ids, day); // every page looked up: the pages that may have one are not known yet
+      const second = pageVersions(db, ids, day); // unchanged: they are read now
+      expect([...second]).toEqual([...first]);
+      expect(first.size).toBe(4);
+      const before = statementsRun(db);
+      expect(pageVersions(db, [retry], day).size).toBe(0);
+      expect(statementsRun(db) - before).toBe(2); // the version tables' check and the knowledge base's state, no lookup
+      // The retry page declares a version now: the very next lookup sees it.
+      db.prepare(`UPDATE page_versions SET has_facts = 1, declared = 2, label = 'v9' WHERE page_id = ?`).run(retry);
+      try {
+        expect(pageVersions(db, [retry], day).get(retry)?.label).toBe('v9');
+        expect(pageVersions(db, [retry], day).get(retry)?.label).toBe('v9');
+      } finally {
+        db.prepare(`UPDATE page_versions SET has_facts = 0, declared = 0, label = NULL WHERE page_id = ?`).run(retry);
+      }
     } finally {
       db.close();
     }
