@@ -5,9 +5,10 @@
  *   for every vector; centred, each bit splits the collection about in half and Hamming distance
  *   ranks far better. A scan of 100k vectors takes ~0.3 ms (popcount in WebAssembly, vector-kernels.ts)
  *   for any number of candidates.
- * - an int8 copy of every vector (one scale per vector), to rescore thousands of candidates in about
- *   a millisecond without reading float vectors from SQLite; the final few are rescored exactly by
- *   the caller. 100k chunks of 384 dims take ≈ 45 MB.
+ * - an int8 copy of every vector (one scale per vector), to rescore thousands of candidates in a
+ *   fraction of a millisecond without reading float vectors from SQLite; the final few are rescored
+ *   exactly by the caller. 100k chunks of 384 dims take ≈ 45 MB, and the kernels' copy of the sign
+ *   bits ≈ 5 MB more.
  *
  * The index is keyed by the connection's `total_changes()` and `PRAGMA data_version` (changes by
  * this connection or committed by any other), so it is never used once the vectors may have
