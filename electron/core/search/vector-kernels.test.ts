@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { VectorKernels } from './vector-kernels';
 import type { VectorIndex } from './vector-index';
-
-/** A deterministic generator (mulberry32), so a failure can be replayed. */
-function random(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { random } from './testing/random';
 
 /** An index of `count` entries of random sign bits and codes (only what the kernels read is filled in). */
 function randomIndex(count: number, dimension: number, next: () => number): VectorIndex {
@@ -59,7 +50,7 @@ describe('the vector kernels (WebAssembly)', () => {
       for (let i = 0; i < dimension; i++) d += query[i]! * index.codes[e * dimension + i]!;
       return d;
     });
-    expect([...new VectorKernels(index).dotProducts(index.codes, query, entries)]).toEqual(want);
+    expect([...new VectorKernels(index).dotProducts(query, entries)]).toEqual(want);
   });
 
   it('grow their memory for many candidates and still scan the sign bits they hold', () => {
@@ -70,7 +61,7 @@ describe('the vector kernels (WebAssembly)', () => {
     const before = [...kernels.distances(query).distance];
     const all = Array.from({ length: 5_000 }, (_, e) => e);
     const q = Int32Array.from({ length: 384 }, () => 1);
-    const sums = kernels.dotProducts(index.codes, q, all);
+    const sums = kernels.dotProducts(q, all);
     expect(sums[4_999]).toBe(index.codes.subarray(4_999 * 384).reduce((a, b) => a + b, 0));
     expect([...kernels.distances(query).distance]).toEqual(before);
   });

@@ -14,20 +14,9 @@ import { tempDir } from '../testing/temp';
 import { VectorIndexBuilder } from './index-builder';
 import { bestByCodes, currentVectorIndex, forgetVectorIndex, loadVectorIndex, nearestByBits, vectorIndexBuilding, type VectorIndex } from './vector-index';
 import { exactVectorSearch, vectorSearch } from './vector';
+import { random } from './testing/random';
 
 const DIM = 384;
-
-/** A seeded stream of numbers in [0, 1) (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function unit(v: Float32Array): Float32Array {
   const n = Math.hypot(...v) || 1;
