@@ -180,7 +180,7 @@ export function allEntries(index: VectorIndex, allowed: Set<number> | null): num
  */
 export function bestByCodes(index: VectorIndex, query: Float32Array, entries: number[], k: number): number[] {
   const { scales, ids } = index;
-  const products = kernelsOf(index).dotProducts(index.codes, integerQuery(query), entries);
+  const products = kernelsOf(index).dotProducts(integerQuery(query), entries);
   const scores = new Float32Array(entries.length);
   for (let j = 0; j < entries.length; j++) scores[j] = products[j]! * scales[entries[j]!]!;
   if (k <= 0 || entries.length === 0) return [];

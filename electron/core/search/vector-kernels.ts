@@ -187,6 +187,9 @@ const round = (n: number, to: number) => Math.ceil(n / to) * to;
 
 /** The kernels of one index, with its sign bits in their memory. */
 export class VectorKernels {
+  /** The index's int8 codes: a candidate's are copied into the memory when it is ranked. */
+  private readonly codes: Int8Array;
+  private readonly dimension: number;
   private readonly memory: WebAssembly.Memory;
   private readonly run: Exports;
   /** Bytes per entry of sign bits: the index's words, padded to pairs of 64-bit words. */
@@ -202,6 +205,8 @@ export class VectorKernels {
   private readonly width: number;
 
   constructor(index: VectorIndex) {
+    this.codes = index.codes;
+    this.dimension = index.dimension;
     this.count = index.ids.length;
     this.stride = round(index.words * 4, 16);
     this.width = round(index.dimension, 8);
@@ -235,11 +240,11 @@ export class VectorKernels {
 
   /**
    * The dot product of each of `entries`' int8 codes with `query` (integers of at most 15 bits, the
-   * index's dimension): exact integer sums, by position in `entries`.
+   * index's dimension), by position in `entries`: integer sums in int32, as the JavaScript before it
+   * summed them (every component at its largest would pass 2^31 only beyond 516 dimensions).
    */
-  dotProducts(codes: Int8Array, query: Int32Array, entries: ArrayLike<number>): Int32Array {
-    const { width } = this;
-    const dimension = query.length;
+  dotProducts(query: Int32Array, entries: ArrayLike<number>): Int32Array {
+    const { width, dimension, codes } = this;
     const queryBytes = width * 2;
     const rowsAt = this.scratchAt + round(queryBytes, 16);
     const outAt = rowsAt + round(entries.length * width, 16);
