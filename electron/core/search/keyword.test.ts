@@ -190,6 +190,23 @@ describe('section evidence', () => {
     expect(order.indexOf(1)).toBeLessThan(order.indexOf(3));
   });
 
+  it('adds each candidate chunk its own section score, however many sections outrank that section', () => {
+    // Three long sections say each word 15 times, once a chunk; the best chunk, the only one with both
+    // words, is alone in its section, and that section is only the fourth best.
+    const long = Array.from({ length: 30 }, (_, i) => (i % 2 ? 'harbour ropes' : 'lighthouse nets'));
+    const others = ['cats', 'dogs', 'birds', 'fish', 'owls', 'bees', 'ants', 'moths'].map((t) => [t]);
+    const db = kbOfSections([long, long, long, ['lighthouse harbour'], ...others]);
+    const alone = keywordSearch(db, 'lighthouse harbour', 1, null, { sectionWeight: 0 });
+    const withSections = keywordSearch(db, 'lighthouse harbour', 1, null);
+    expect(alone.map((h) => h.chunkId)).toEqual([91]);
+    expect(withSections.map((h) => h.chunkId)).toEqual([91]);
+    const section = db.prepare(`SELECT -bm25(sections_fts, 1, 2) FROM sections_fts WHERE sections_fts MATCH '"lighthous" OR "harbour"' AND rowid = 4`).pluck().get() as number;
+    expect(section).toBeGreaterThan(0.1);
+    const ranked = db.prepare(`SELECT rowid FROM sections_fts WHERE sections_fts MATCH '"lighthous" OR "harbour"' ORDER BY bm25(sections_fts, 1, 2)`).pluck().all();
+    expect(ranked).toEqual([1, 2, 3, 4]);
+    expect(withSections[0]!.score).toBeCloseTo(alone[0]!.score + 10 * section, 9);
+  });
+
   it('keeps the section evidence inside the pages searched', () => {
     const db = kbOfSections(PAGES);
     const pageOf = (chunk: number) => db.prepare(`SELECT page_id FROM chunks WHERE id = ?`).pluck().get(chunk) as number;

@@ -8,7 +8,7 @@
  * Cost is what bm25 costs per chunk it scores, so in a large knowledge base only the distinctive
  * terms choose which chunks are scored; common ones add to those chunks' scores without making every
  * chunk that holds them a candidate. A search runs a fixed number of statements whatever the query's
- * length: at most two for the chunks, two for the sections, one for page titles and one for texts.
+ * length: at most three for the chunks, three for their sections, one for page titles and one for texts.
  */
 import type Database from 'better-sqlite3';
 import { cached } from '../store/statements';
@@ -30,8 +30,6 @@ export interface KeywordOptions {
   sectionWeight?: number;
   /** Chunks read per chunk returned, which section evidence may reorder. Default CANDIDATE_FACTOR (1–10). */
   candidateFactor?: number;
-  /** Sections read from the section index per chunk returned. Default SECTIONS_PER_RESULT (1–20). */
-  sectionFactor?: number;
   /** Weight of the page title against the section's body in the section bm25. Default SECTION_TITLE_WEIGHT (0–10). */
   sectionTitleWeight?: number;
   /** Order a page's chunks by their text alone (the title is the same for all of them). Default true. */
@@ -45,8 +43,6 @@ export interface KeywordOptions {
  * instead (reciprocal rank, k = 60) scored 0.695.
  */
 export const SECTION_WEIGHT = 10;
-/** Sections ranked per chunk returned; chunks of sections below those keep their own score. 4 changed nothing. */
-export const SECTIONS_PER_RESULT = 2;
 /** Chunks read per chunk returned, the candidates section evidence reorders (SciFact: 1, 3 and 6 all 0.699). */
 export const CANDIDATE_FACTOR = 1;
 /**
@@ -121,9 +117,8 @@ function bestOf<T extends { score: number }>(lists: T[][], count: number, id: (r
 
 /**
  * Best `limit` chunks, as positive scores (higher is better), inside `pageIds` when given: FTS5
- * finds the best `limit × candidateFactor` chunks by bm25 and the best sections by the bm25 of the
- * section index (written at ingest, see kb migration 006); each chunk's score gets its section's
- * added, so the chunk of a section that answers the question throughout outranks a chunk that
+ * finds the best `limit × candidateFactor` chunks by bm25, and each gets the bm25 of its section in
+ * the section index (written at ingest, see kb migration 006) added, so the chunk of a section that answers the question throughout outranks a chunk that
  * happens to repeat one query word. An empty scope returns nothing without touching the index.
  * Within a page, chunks are then ordered by their own text (own-terms.ts).
  */
@@ -143,7 +138,7 @@ export function keywordSearch(
   const hits = bestOf(chunkMatches.map((m) => weighted(bestChunks(db, m.match, count, pageIds), m.weight)), count, (h) => h.chunkId);
   // Section evidence is the text's: names are searched in titles and paths only (see KeywordTerms).
   const sectionMatches = weight === 0 ? [] : expressions(terms, false);
-  const sections = bestSectionsOf(db, sectionMatches, limit * (options.sectionFactor ?? SECTIONS_PER_RESULT), pageIds, options);
+  const sections = sectionScores(db, sectionMatches, [...new Set(hits.map((h) => h.sectionId))], options);
   const scored: ScoredHit[] = hits.map((hit) => {
     const section = sections.get(hit.sectionId);
     return { ...hit, score: hit.score + weight * (section?.score ?? 0), text: hit.text + weight * (section?.text ?? 0), own: 0 };
@@ -157,8 +152,8 @@ export function keywordSearch(
 }
 
 /** The pages filter of a keyword query whose rowids are ids of `rows`, or '' without a scope. */
-function scopeClause(pageIds: number[] | null, rows: 'chunks' | 'sections'): string {
-  return pageIds ? `AND rowid IN (SELECT id FROM ${rows} WHERE page_id IN (SELECT value FROM json_each(?)))` : '';
+function scopeClause(pageIds: number[] | null): string {
+  return pageIds ? `AND rowid IN (SELECT id FROM chunks WHERE page_id IN (SELECT value FROM json_each(?)))` : '';
 }
 
 /** The best `count` chunks for a MATCH expression by weighted bm25, with their text's own bm25, section and page. */
@@ -167,35 +162,31 @@ function bestChunks(db: Database.Database, match: string, count: number, pageIds
   const bm25 = `bm25(chunks_fts, ${body}, ${title}, ${path})`;
   const sql = `SELECT h.chunkId, h.score, h.text, c.section_id AS sectionId, c.page_id AS pageId
                FROM (SELECT rowid AS chunkId, -${bm25} AS score, -bm25(chunks_fts, 1, 0, 0) AS text FROM chunks_fts
-                     WHERE chunks_fts MATCH ? ${scopeClause(pageIds, 'chunks')} ORDER BY ${bm25} LIMIT ?) h
+                     WHERE chunks_fts MATCH ? ${scopeClause(pageIds)} ORDER BY ${bm25} LIMIT ?) h
                JOIN chunks c ON c.id = h.chunkId ORDER BY h.score DESC, h.chunkId`;
   const params: unknown[] = pageIds ? [match, JSON.stringify(pageIds), count] : [match, count];
   return cached(db, sql).all(...params) as PlacedHit[];
 }
 
-/** The best `count` sections for the expressions: section id → bm25 with the title and of the text alone (positive). */
-function bestSectionsOf(
-  db: Database.Database,
-  matches: Expression[],
-  count: number,
-  pageIds: number[] | null,
-  options: KeywordOptions,
-): Map<number, SectionScore> {
-  const titleWeight = options.sectionTitleWeight ?? SECTION_TITLE_WEIGHT;
-  const lists = matches.map((m) => weighted(bestSections(db, m.match, count, pageIds, titleWeight), m.weight));
-  return new Map(bestOf(lists, count, (s) => s.id).map((s) => [s.id, { score: s.score, text: s.text }]));
-}
-
-function bestSections(
-  db: Database.Database,
-  match: string,
-  count: number,
-  pageIds: number[] | null,
-  titleWeight: number,
-): { id: number; score: number; text: number }[] {
-  const bm25 = `bm25(sections_fts, 1, ${titleWeight})`;
+/**
+ * The bm25 of the candidates' sections (`ids`) for the expressions: section id → score with the title
+ * and of the text alone (positive). Only those rows are scored: `+rowid` keeps the id list away from
+ * FTS5, which would run the whole query once per id, so FTS5 walks the matches and SQLite drops the
+ * rows not asked for before bm25 is worked out. Ranking every section instead and keeping the best
+ * 2 × limit cost a bm25 for each of them (a third of the keyword stage at 100k chunks).
+ */
+function sectionScores(db: Database.Database, matches: Expression[], ids: number[], options: KeywordOptions): Map<number, SectionScore> {
+  const out = new Map<number, SectionScore>();
+  if (ids.length === 0) return out;
+  const bm25 = `bm25(sections_fts, 1, ${options.sectionTitleWeight ?? SECTION_TITLE_WEIGHT})`;
   const sql = `SELECT rowid AS id, -${bm25} AS score, -bm25(sections_fts, 1, 0) AS text FROM sections_fts
-               WHERE sections_fts MATCH ? ${scopeClause(pageIds, 'sections')} ORDER BY ${bm25} LIMIT ?`;
-  const params: unknown[] = pageIds ? [match, JSON.stringify(pageIds), count] : [match, count];
-  return cached(db, sql).all(...params) as { id: number; score: number; text: number }[];
+               WHERE sections_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))`;
+  const list = JSON.stringify(ids);
+  for (const m of matches) {
+    // The expressions find disjoint rows (see expressions), so a section is scored by one of them at most.
+    for (const row of weighted(cached(db, sql).all(m.match, list) as (SectionScore & { id: number })[], m.weight)) {
+      out.set(row.id, { score: row.score, text: row.text });
+    }
+  }
+  return out;
 }
