@@ -9,7 +9,7 @@
  * chunks' own text: at most three statements for the whole search, none per term.
  */
 import type Database from 'better-sqlite3';
-import { isCjkToken, tokenize, wordTokens } from '../text/tokenize';
+import { isAscii, isCjkToken, tokenize, wordTokens } from '../text/tokenize';
 import { cached } from '../store/statements';
 import type { PlacedHit } from './keyword';
 import { loadPages } from './passages';
@@ -101,17 +101,28 @@ function scoreOwnTerms(db: Database.Database, lists: { id: number; list: ScoredH
   };
   for (const { id, list } of lists) {
     const page = pages.get(id)!;
-    // Only the lacking terms are counted: without a CJK one among them, the CJK runs need no segmenting.
-    const words = page.lacking.some(isCjkToken) ? tokenize : wordTokens;
+    // Only the lacking terms are counted: the CJK runs need segmenting only where the text holds a CJK one.
+    const cjk = page.lacking.filter(isCjkToken);
     for (const hit of list) {
       const span = spans.get(hit.chunkId);
       if (!span) continue;
       const [, start, end, before, size] = span;
+      const text = page.text.slice(Math.max(start, before), end);
+      const words = cjk.length > 0 && holdsAny(text, cjk) ? tokenize : wordTokens;
       const tf = new Map<string, number>();
-      for (const t of words(page.text.slice(Math.max(start, before), end))) if (page.lacking.includes(t)) tf.set(t, (tf.get(t) ?? 0) + 1);
+      for (const t of words(text)) if (page.lacking.includes(t)) tf.set(t, (tf.get(t) ?? 0) + 1);
       const length = totalOfVarints(size);
       const norm = K1 * (1 - B + (B * length) / Math.max(avgTokens, 1e-9));
       for (const [t, f] of tf) hit.own += (idf(t) * f * (K1 + 1)) / (f + norm);
     }
   }
+}
+
+/**
+ * Whether `text` holds one of `terms` (CJK tokens) as written, after the tokenizer's NFKC: a CJK token
+ * is a word or bigram of a run, so text without it as a substring cannot give it.
+ */
+function holdsAny(text: string, terms: string[]): boolean {
+  const normal = isAscii(text) ? text : text.normalize('NFKC');
+  return terms.some((t) => normal.includes(t));
 }
