@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { SiftError } from '../../../shared/errors';
 import { tempDir } from '../testing/temp';
 import { migrate, schemaVersion, type Migration } from './migrate';
-import { openDatabase } from './open';
+import { openDatabase, PAGE_CACHE_KIB } from './open';
 
 const steps: Migration[] = [
   { version: 1, name: 'a', up: (db) => db.exec('CREATE TABLE a (x INTEGER)') },
@@ -59,6 +59,18 @@ describe('migrate', () => {
     const db = openDatabase(path.join(tempDir(), 'o.sqlite'), steps, 'test db');
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    db.close();
+  });
+
+  it('gives every connection, read-only ones too, a page cache of PAGE_CACHE_KIB', () => {
+    const file = path.join(tempDir(), 'c.sqlite');
+    const db = openDatabase(file, steps, 'test db');
+    const reader = openDatabase(file, steps, 'test db', { readonly: true });
+    for (const conn of [db, reader]) expect(conn.pragma('cache_size', { simple: true })).toBe(-PAGE_CACHE_KIB);
+    const plain = new Database(file, { readonly: true });
+    expect(plain.pragma('cache_size', { simple: true })).not.toBe(-PAGE_CACHE_KIB); // the setting is ours
+    plain.close();
+    reader.close();
     db.close();
   });
 });
