@@ -10,10 +10,11 @@ import { removeDocument, writePage, type PreparedPage } from '../ingest/page-sto
 import { useModel, writeVectors } from '../store/vectors';
 import { kbMigrations } from '../store/migrations/kb';
 import { openDatabase } from '../store/open';
+import { statementsRun } from '../store/statements';
 import { tempDir } from '../testing/temp';
 import { VectorIndexBuilder } from './index-builder';
-import { bestByCodes, currentVectorIndex, forgetVectorIndex, loadVectorIndex, nearestByBits, vectorIndexBuilding, type VectorIndex } from './vector-index';
-import { exactVectorSearch, vectorSearch } from './vector';
+import { bestByCodes, currentVectorIndex, forgetVectorIndex, loadVectorIndex, nearestByBits, toFloats, vectorIndexBuilding, type VectorIndex } from './vector-index';
+import { exactVectorSearch, vectorSearch, vectorsOf } from './vector';
 import { random } from './testing/random';
 
 const DIM = 384;
@@ -206,5 +207,29 @@ describe('the in-memory vector index of a knowledge base', () => {
       for (const h of viaBits) expect(inScope.has(h.chunkId)).toBe(true);
       expect(viaBits.filter((h) => exact.some((e) => e.chunkId === h.chunkId)).length).toBeGreaterThanOrEqual(8);
     }
+  });
+
+  it('gives MMR the vectors the rescoring just read, and the stored ones once a vector has changed', () => {
+    const { db, centres, rng } = makeKb(60, 10, 3);
+    const query = clustered(rng, centres, 2);
+    const ids = vectorSearch(db, query, 10, null, { exactBelow: 0, settleMs: 0 }).map((h) => h.chunkId);
+    const stored = (id: number) => toFloats(db.prepare(`SELECT vector FROM chunk_vectors WHERE chunk_id = ?`).pluck().get(id) as Buffer);
+    const before = statementsRun(db);
+    const vectors = vectorsOf(db, ids);
+    expect(statementsRun(db) - before).toBe(1); // the state check; no vector is read again
+    expect([...vectors.keys()].sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
+    for (const id of ids) expect([...vectors.get(id)!]).toEqual([...stored(id)]);
+    // a chunk the rescoring did not read comes from the table
+    const other = (db.prepare(`SELECT max(chunk_id) FROM chunk_vectors`).pluck().get() as number);
+    expect(ids).not.toContain(other);
+    const otherStored = [...stored(other)];
+    const mixed = statementsRun(db);
+    const both = vectorsOf(db, [ids[0]!, other]);
+    expect(statementsRun(db) - mixed).toBe(2); // the state check, then a read of the one it lacks
+    expect([...both.get(other)!]).toEqual(otherStored);
+    // a vector written since (here by hand, as a re-embedding would) is read anew
+    const changed = clustered(rng, centres, 9);
+    db.prepare(`UPDATE chunk_vectors SET vector = ? WHERE chunk_id = ?`).run(Buffer.from(changed.buffer), ids[0]);
+    expect([...vectorsOf(db, [ids[0]!]).get(ids[0]!)!]).toEqual([...changed]);
   });
 });

@@ -8,7 +8,7 @@
  * then throws, so a failed stage is an error and never an empty result in disguise.
  */
 import type Database from 'better-sqlite3';
-import { cached } from '../store/statements';
+import { cached, contentState } from '../store/statements';
 import type { StageHit } from './fusion';
 import { termStats } from './term-stats';
 import { allEntries, bestByCodes, currentVectorIndex, nearestByBits, toFloats, type IndexBuild } from './vector-index';
@@ -39,11 +39,25 @@ export function cosineDistance(a: Float32Array, b: Float32Array): number {
   return 1 - dot;
 }
 
-/** The stored vectors of these chunks (those that have one). */
+/**
+ * The float vectors the last exact rescoring read, per connection, with the knowledge base's state then:
+ * MMR asks for the vectors of the fused best, most of which that rescoring has just read.
+ */
+const lastRescored = new WeakMap<Database.Database, { state: string; vectors: Map<number, Float32Array> }>();
+
+/** The stored vectors of these chunks (those that have one): from the last rescoring while nothing has changed, the rest in one statement. */
 export function vectorsOf(db: Database.Database, chunkIds: number[]): Map<number, Float32Array> {
   const out = new Map<number, Float32Array>();
   if (chunkIds.length === 0) return out;
-  for (const { id, vector } of storedVectors(db, chunkIds)) out.set(id, toFloats(vector));
+  const last = lastRescored.get(db);
+  const known = last && last.state === contentState(db) ? last.vectors : null;
+  const missing: number[] = [];
+  for (const id of chunkIds) {
+    const vector = known?.get(id);
+    if (vector) out.set(id, vector);
+    else missing.push(id);
+  }
+  if (missing.length > 0) for (const { id, vector } of storedVectors(db, missing)) out.set(id, toFloats(vector));
   return out;
 }
 
@@ -53,10 +67,11 @@ function storedVectors(db: Database.Database, chunkIds: number[]): { id: number;
   return cached(db, sql).all(JSON.stringify(chunkIds)) as { id: number; vector: Buffer }[];
 }
 
-function rankExactly(query: Float32Array, rows: Iterable<{ id: number; vector: Buffer }>, limit: number): StageHit[] {
+function rankExactly(query: Float32Array, rows: Iterable<{ id: number; vector: Buffer }>, limit: number, read?: Map<number, Float32Array>): StageHit[] {
   const scored: StageHit[] = [];
   for (const row of rows) {
     const vector = toFloats(row.vector);
+    read?.set(row.id, vector);
     // A stored vector of another length would score NaN and rank at random instead of failing.
     if (vector.length !== query.length) throw new Error(`the stored vector of chunk ${row.id} has ${vector.length} dimensions, the query ${query.length}; re-index the knowledge base`);
     scored.push({ chunkId: row.id, score: cosineDistance(query, vector) });
@@ -132,5 +147,9 @@ export function vectorSearch(db: Database.Database, query: Float32Array, limit: 
       db.prepare(`SELECT rowid FROM vec_bits WHERE embedding MATCH vec_quantize_binary(?) AND k = ?`).pluck().all(blob, Math.max(limit, KNN_CANDIDATES)) as (number | bigint)[]
     ).map(Number);
   }
-  return rankExactly(query, storedVectors(db, candidates), limit);
+  const read = new Map<number, Float32Array>();
+  const state = contentState(db);
+  const hits = rankExactly(query, storedVectors(db, candidates), limit, read);
+  lastRescored.set(db, { state, vectors: read });
+  return hits;
 }
