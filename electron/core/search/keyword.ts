@@ -118,8 +118,8 @@ function bestOf<T extends { score: number }>(lists: T[][], count: number, id: (r
 /**
  * Best `limit` chunks, as positive scores (higher is better), inside `pageIds` when given: FTS5
  * finds the best `limit × candidateFactor` chunks by bm25, and each gets the bm25 of its section in
- * the section index (written at ingest, see kb migration 006) added, so the chunk of a section that answers the question throughout outranks a chunk that
- * happens to repeat one query word. An empty scope returns nothing without touching the index.
+ * the section index (written at ingest, see kb migration 006) added, so the chunk of a section that
+ * answers the question throughout outranks a chunk that happens to repeat one query word. An empty scope returns nothing without touching the index.
  * Within a page, chunks are then ordered by their own text (own-terms.ts).
  */
 export function keywordSearch(
@@ -151,7 +151,7 @@ export function keywordSearch(
     .slice(0, limit);
 }
 
-/** The pages filter of a keyword query whose rowids are ids of `rows`, or '' without a scope. */
+/** The pages filter of a chunk keyword query, or '' without a scope. */
 function scopeClause(pageIds: number[] | null): string {
   return pageIds ? `AND rowid IN (SELECT id FROM chunks WHERE page_id IN (SELECT value FROM json_each(?)))` : '';
 }

@@ -130,7 +130,8 @@ export function vectorSearch(db: Database.Database, query: Float32Array, limit: 
   // order of magnitude matters here. Counting the chunk index still walks it (11 ms at 1M), so the count
   // is the one term-stats keeps until the knowledge base changes.
   const inScope = pageIds ? chunksOfPages(db, pageIds) : null;
-  const total = inScope ? inScope.length : termStats(db, []).chunks;
+  const stats = inScope ? null : termStats(db, []);
+  const total = inScope ? inScope.length : stats!.chunks;
   if (total < (options.exactBelow ?? 2_000)) return exactVectorSearch(db, query, limit, pageIds);
   const index = currentVectorIndex(db, query.length, options.settleMs ?? 1_000, options.buildIndex);
   let candidates: number[];
@@ -148,7 +149,7 @@ export function vectorSearch(db: Database.Database, query: Float32Array, limit: 
     ).map(Number);
   }
   const read = new Map<number, Float32Array>();
-  const state = contentState(db);
+  const state = stats ? stats.version : contentState(db); // the state term-stats has just read, when it has
   const hits = rankExactly(query, storedVectors(db, candidates), limit, read);
   lastRescored.set(db, { state, vectors: read });
   return hits;

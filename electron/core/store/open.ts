@@ -22,9 +22,10 @@ export interface OpenOptions {
 /**
  * SQLite's page cache per connection, in KiB (16 MB as better-sqlite3 builds SQLite). A keyword search
  * reads the posting-list pages of common terms again and again; in a large knowledge base 16 MB could not
- * keep them, and they were read back from the file on every search. bench:search's 1M-chunk knowledge base, connections interleaved query by query, CPU p50:
- * keyword 44.3 ms (16 MB) → 35.5 (32 MB), 33.3 (64 MB), 36.6 (128 MB); hybrid 50.8 → 43.2 (32 MB); at 100k,
- * hybrid 11.3 → 10.8. Memory is taken only as pages are read, so a small knowledge base never uses it.
+ * keep them, and they were read back from the file on every search. bench:search's 1M-chunk knowledge
+ * base, connections interleaved query by query, CPU p50: keyword 44.3 ms (16 MB) → 35.5 (32 MB), 33.3
+ * (64 MB), 36.6 (128 MB); hybrid 50.8 → 43.2 (32 MB); at 100k, hybrid 11.3 → 10.8. Memory is taken only
+ * as pages are read, so a small knowledge base never uses it.
  */
 export const PAGE_CACHE_KIB = 32 * 1024;
 
