@@ -1,11 +1,11 @@
 /**
  * One passage for what several pages say alike: the same README in four packages, a manual's page again
- * in its all-in-one file. Among ranked spans, a span whose text is the same as a better one's (same
- * content hash) or nearly so (the shingle sketches of text/sketch.ts, Jaccard ≥ NEAR_DUPLICATE) is not
- * shown on its own; the span kept says where else it is (`alsoIn`). Pure over the spans' texts.
+ * in its all-in-one file. Among ranked spans, a span whose text is the same as a better one's (compared
+ * as strings: the same content hash, without hashing) or nearly so (the shingle sketches of
+ * text/sketch.ts, Jaccard ≥ NEAR_DUPLICATE) is not shown on its own; the span kept says where else it
+ * is (`alsoIn`). Pure over the spans' texts.
  */
 import { similarityOf, sketchHashes } from '../text/sketch';
-import { sha256 } from './passages';
 
 /** Estimated Jaccard similarity of two passages' 4-shingles from which they are one passage twice: one
  *  word changed in a thirty-word README leaves 0.73, two different passages that share a sentence 0.2. */
@@ -34,14 +34,13 @@ interface SpanLike {
  * keeps both places).
  */
 export function collapseDuplicates<T extends SpanLike>(spans: T[]): (T & { alsoIn: ElsewhereSpan[] })[] {
-  const kept: { span: T & { alsoIn: ElsewhereSpan[] }; hash: string; sketch: number[] | null }[] = [];
+  const kept: { span: T & { alsoIn: ElsewhereSpan[] }; sketch: number[] | null }[] = [];
   for (const span of spans) {
-    const hash = sha256(span.text);
     let sketch: number[] | null = null;
     const sketchNow = () => (sketch ??= sketchHashes(span.text));
     const same = kept.find((k) => {
       if (k.span.pagePath === span.pagePath) return false;
-      if (k.hash === hash) return true;
+      if (k.span.text === span.text) return true;
       if (!mayBeAlike(k.span.text.length, span.text.length)) return false;
       return similarityOf((k.sketch ??= sketchHashes(k.span.text)), sketchNow()) >= NEAR_DUPLICATE;
     });
@@ -49,7 +48,7 @@ export function collapseDuplicates<T extends SpanLike>(spans: T[]): (T & { alsoI
       same.span.alsoIn.push({ pagePath: span.pagePath, title: span.page.title, start: span.start, end: span.end });
       continue;
     }
-    kept.push({ span: { ...span, alsoIn: [] }, hash, sketch });
+    kept.push({ span: { ...span, alsoIn: [] }, sketch });
   }
   return kept.map((k) => k.span);
 }

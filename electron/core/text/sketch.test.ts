@@ -49,4 +49,17 @@ describe('page sketches', () => {
     expect(long.slice(0, 4)).toEqual(['431ba9e', 'cb37cbc', 'cc3816c', '104b03db']);
     expect(long.at(-1)).toBe('a517f0fb');
   });
+
+  it('finds the words the pattern-based first implementation found, in every script and odd character', () => {
+    // Written by the implementation that matched /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}]+/gu:
+    // a CJK radical is a word though not a letter, a run begun by a Latin letter runs on through Chinese,
+    // NFKC turns half-width katakana and ligatures into letters, astral letters and lone surrogates are scanned.
+    const cases: [string, string][] = [
+      ['abc中文 ⺀⼀ 々〇 Straße ﬁle Ⅻ ½ ٣٤ e\u0301cole', '5638bf1 45d1d8c0 47c94306 4bc306d5 a707d3ae d9456e66 ec9865d4 f4b6f6c4 fa10bd54'],
+      ['ｶﾞｲﾄﾞ ガイド ひらがな 한글 텍스트 𠀀𠀁 𝐀𝐁𝐂 😀 x', 'cc326db ed05516 19bee9ca 262fb99c 2d645244 4fe5e0d0 692f02ad 744f273c 767e40b3 a3a548c2 aa91df64 bb2f2bc3 fa4d9a97'],
+      ['lone \ud800 high and \udc00 low surrogates, İstanbul ΣΑΣ ς 〡〢 ㋐ 🈀', 'fe589fc 17ebe312 394d0f3f 4a66155d 4d6f3924 6ee3401b 775821c2 ba6b98b3 d5a7d41c e5342b61 e70a8b62'],
+    ];
+    for (const [text, sketch] of cases) expect(sketchOf(text), text).toBe(sketch);
+  });
 });
+

@@ -16,19 +16,67 @@ const SHINGLE = 4;
  *  here; documents that share only a name stem and some boilerplate, under 0.1. */
 export const ALIKE_FROM = 0.2;
 
-const WORD = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}]+/gu;
-
-// ASCII text is its own NFKC form, and its words are runs of ASCII letters and digits: the same words,
-// found without the Unicode pattern (a third of the cost of a passage's sketch).
-const ASCII_WORD = /[a-z0-9]+/g;
-
 const FNV_START = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
 const SPACE = 0x20;
 
-/** FNV-1a's step over the UTF-16 units of `text`, from state `h`. */
-function fnv(h: number, text: string): number {
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h;
+// The words are those of /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}]+/gu over the
+// NFKC, lower-cased text: a CJK character alone, else a run of letters and digits (which, once started,
+// runs on through CJK letters too). They are found by a scan over character classes instead of the
+// pattern, as offsets into the text, so no word string is made (the pattern was over half a sketch's cost).
+const CJK_CHAR = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]$/u;
+const WORD_CHAR = /^[\p{L}\p{N}]$/u;
+const KNOWN = 1;
+const CJK = 2;
+const WORDLIKE = 4;
+/** Classes of the Basic Multilingual Plane's code points, filled as they are met (0 = not yet known). */
+const bmpClasses = new Uint8Array(0x10000);
+const astralClasses = new Map<number, number>();
+
+function classOf(codePoint: number): number {
+  const known = codePoint < 0x10000 ? bmpClasses[codePoint]! : (astralClasses.get(codePoint) ?? 0);
+  if (known !== 0) return known;
+  const char = String.fromCodePoint(codePoint);
+  const found = KNOWN | (CJK_CHAR.test(char) ? CJK : 0) | (WORD_CHAR.test(char) ? WORDLIKE : 0);
+  if (codePoint < 0x10000) bmpClasses[codePoint] = found;
+  else astralClasses.set(codePoint, found);
+  return found;
+}
+for (let c = 0; c < 0x80; c++) classOf(c);
+
+/** The words of `text` (already NFKC and lower-cased) as [start, end) code-unit offsets, in `starts` and `ends`. */
+function wordSpans(text: string, starts: number[], ends: number[]): void {
+  const n = text.length;
+  for (let i = 0; i < n; ) {
+    const unit = text.charCodeAt(i);
+    let codePoint = unit;
+    let width = 1;
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < n) {
+      const low = text.charCodeAt(i + 1);
+      if (low >= 0xdc00 && low <= 0xdfff) {
+        codePoint = (unit - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
+        width = 2;
+      }
+    }
+    const kind = codePoint < 0x80 ? bmpClasses[codePoint]! : classOf(codePoint);
+    if (kind & CJK) {
+      starts.push(i);
+      ends.push(i + width);
+      i += width;
+    } else if (kind & WORDLIKE) {
+      const start = i;
+      i += width;
+      while (i < n) {
+        const next = text.codePointAt(i)!;
+        if (!((next < 0x80 ? bmpClasses[next]! : classOf(next)) & WORDLIKE)) break;
+        i += next > 0xffff ? 2 : 1;
+      }
+      starts.push(start);
+      ends.push(i);
+    } else {
+      i += width;
+    }
+  }
 }
 
 /** murmur3's finaliser, so the low values of an FNV-1a state spread evenly. */
@@ -43,15 +91,20 @@ function mix(h: number): number {
 /** A text's SKETCH_SIZE smallest distinct shingle hashes, ascending: the numbers `sketchOf` writes. A shingle's
  *  hash is the mixed 32-bit FNV-1a of its words joined by spaces, taken without building the joined string. */
 export function sketchHashes(text: string): number[] {
-  const words = (isAscii(text) ? text.toLowerCase().match(ASCII_WORD) : text.normalize('NFKC').toLowerCase().match(WORD)) ?? [];
-  const count = Math.max(1, words.length - SHINGLE + 1);
+  // ASCII text is its own NFKC form.
+  const folded = (isAscii(text) ? text : text.normalize('NFKC')).toLowerCase();
+  const starts: number[] = [];
+  const ends: number[] = [];
+  wordSpans(folded, starts, ends);
+  const words = starts.length;
+  const count = Math.max(1, words - SHINGLE + 1);
   const hashes = new Uint32Array(count);
   for (let i = 0; i < count; i++) {
     let h = FNV_START;
-    const last = Math.min(words.length, i + SHINGLE);
+    const last = Math.min(words, i + SHINGLE);
     for (let w = i; w < last; w++) {
-      if (w > i) h = Math.imul(h ^ SPACE, 0x01000193);
-      h = fnv(h, words[w]!);
+      if (w > i) h = Math.imul(h ^ SPACE, FNV_PRIME);
+      for (let k = starts[w]!, end = ends[w]!; k < end; k++) h = Math.imul(h ^ folded.charCodeAt(k), FNV_PRIME);
     }
     hashes[i] = mix(h);
   }
