@@ -153,6 +153,55 @@ describe('maximalMarginalRelevance', () => {
     ]);
     expect(() => maximalMarginalRelevance(hits, mixed, 2)).toThrow(/different lengths/);
   });
+
+  it('picks what comparing every pick with every hit left picks, ties and negative similarities included', () => {
+    // The definition, spelled out: after each pick, every hit left is compared with it.
+    const everyPair = (list: typeof many, vecs: Map<number, Float32Array>, limit: number, lambda: number): number[] => {
+      const rel = list.map((h) => h.rrf);
+      const [min, max] = [Math.min(...rel), Math.max(...rel)];
+      const relevance = rel.map((r) => (max > min ? (r - min) / (max - min) : 1));
+      const cos = (a: Float32Array, b: Float32Array): number => {
+        const dot = a.reduce((sum, x, k) => sum + x * b[k]!, 0);
+        const norms = a.reduce((sum, x) => sum + x * x, 0) * b.reduce((sum, x) => sum + x * x, 0);
+        return norms === 0 ? 0 : dot / Math.sqrt(norms);
+      };
+      const closest = list.map(() => 0);
+      const left = list.map((_, i) => i);
+      const picked: number[] = [];
+      while (picked.length < limit && left.length > 0) {
+        let at = 0;
+        left.forEach((i, k) => {
+          const score = (j: number) => lambda * relevance[j]! - (1 - lambda) * (picked.length ? closest[j]! : 0);
+          if (score(i) > score(left[at]!)) at = k;
+        });
+        const [chosen] = left.splice(at, 1) as [number];
+        picked.push(chosen);
+        for (const i of left) {
+          const [a, b] = [vecs.get(list[chosen]!.chunkId), vecs.get(list[i]!.chunkId)];
+          const similarity = a && b ? cos(a, b) : 0;
+          closest[i] = picked.length === 1 ? similarity : Math.max(closest[i]!, similarity);
+        }
+      }
+      return picked.map((i) => list[i]!.chunkId);
+    };
+    let seed = 17;
+    const random = (): number => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+    let many: { chunkId: number; rrf: number }[] = [];
+    for (let run = 0; run < 400; run++) {
+      // Few relevance levels and a small pool of shared vectors make ties; coordinates of both signs, negative similarities.
+      many = Array.from({ length: 1 + Math.floor(random() * 30) }, (_, i) => ({ chunkId: i + 1, rrf: Math.floor(random() * 4) / 4 }));
+      const pool = Array.from({ length: 3 }, () => Float32Array.from({ length: 3 }, () => random() * 2 - 1));
+      const vecs = new Map<number, Float32Array>();
+      for (const h of many) {
+        if (random() < 0.1) continue;
+        vecs.set(h.chunkId, random() < 0.4 ? pool[Math.floor(random() * 3)]! : Float32Array.from({ length: 3 }, () => random() * 2 - 1));
+      }
+      const lambda = [0, 0.3, 0.5, 1][Math.floor(random() * 4)]!;
+      const limit = Math.floor(random() * (many.length + 2));
+      const ids = maximalMarginalRelevance(many, vecs, limit, lambda).map((h) => h.chunkId);
+      expect(ids, `run ${run}`).toEqual(everyPair(many, vecs, limit, lambda));
+    }
+  });
 });
 
 describe('mergeAdjacent', () => {

@@ -94,9 +94,6 @@ function squaredNorm(v: Float32Array): number {
 
 /** Cosine similarity of two vectors whose squared norms are `na` and `nb`. */
 function cosine(a: Float32Array, na: number, b: Float32Array, nb: number): number {
-  if (a.length !== b.length) {
-    throw new SiftError('internal', `search diversification: vectors of different lengths (${a.length} and ${b.length}); re-index the knowledge base.`);
-  }
   let dot = 0;
   for (let i = 0; i < a.length; i++) dot += a[i]! * b[i]!;
   // Stored vectors are unit length, but dividing costs nothing and keeps a stray unnormalised one honest.
@@ -135,30 +132,50 @@ export function maximalMarginalRelevance<T extends { chunkId: number; rrf: numbe
     throw new SiftError('invalid_argument', `search diversification: limit must be a whole number, 0 or more (got ${limit}).`);
   }
   const relevance = normalisedRelevance(hits);
-  // Each candidate's vector and squared norm, once: a pick compares the chosen vector with every one left.
+  // Each candidate's vector and squared norm, once: a pick compares the chosen vector with those left.
   const vectorOf = hits.map((h) => vectors.get(h.chunkId) ?? null);
   const norms = vectorOf.map((v) => (v ? squaredNorm(v) : 0));
-  const closest = hits.map(() => 0); // highest similarity to anything picked so far
-  const left = new Set(hits.map((_, i) => i));
-  const picked: T[] = [];
-  while (picked.length < limit && left.size > 0) {
-    let best = -1;
-    let bestScore = -Infinity;
-    for (const i of left) {
-      const score = lambda * relevance[i]! - (1 - lambda) * (picked.length ? closest[i]! : 0);
-      if (score > bestScore) [best, bestScore] = [i, score];
-    }
-    left.delete(best);
-    const chosen = hits[best]!;
-    picked.push(chosen);
-    const chosenVector = vectorOf[best];
-    for (const i of left) {
-      const other = vectorOf[i];
-      const similarity = chosenVector && other ? cosine(chosenVector, norms[best]!, other, norms[i]!) : 0;
-      closest[i] = picked.length === 1 ? similarity : Math.max(closest[i]!, similarity);
-    }
+  const width = vectorOf.find((v) => v !== null)?.length;
+  const other = vectorOf.find((v) => v !== null && v.length !== width);
+  if (other) {
+    throw new SiftError('internal', `search diversification: vectors of different lengths (${width} and ${other.length}); re-index the knowledge base.`);
   }
-  return picked;
+  // closest[i] is hit i's highest similarity to the first seen[i] picks. It only grows as picks are
+  // added, so the score worked out from it bounds the hit's score from above (a hit compared with no
+  // pick yet has no bound). Each pick brings the hit with the best bound up to date until that hit
+  // is up to date itself: its score then beats every other hit's bound, ties going to the earlier hit
+  // as before. Most hits are never compared with most picks.
+  const closest = new Float64Array(hits.length);
+  const seen = new Int32Array(hits.length);
+  const bound = (i: number): number => {
+    if (picks.length === 0) return lambda * relevance[i]!;
+    return seen[i] === 0 ? Infinity : lambda * relevance[i]! - (1 - lambda) * closest[i]!;
+  };
+  const left = hits.map((_, i) => i);
+  const picks: number[] = [];
+  while (picks.length < limit && left.length > 0) {
+    let at = 0;
+    for (;;) {
+      let best = -Infinity;
+      at = 0;
+      for (let k = 0; k < left.length; k++) {
+        const score = bound(left[k]!);
+        if (score > best) [at, best] = [k, score];
+      }
+      const i = left[at]!;
+      if (seen[i] === picks.length) break;
+      for (; seen[i]! < picks.length; seen[i]!++) {
+        const p = picks[seen[i]!]!;
+        const chosen = vectorOf[p];
+        const mine = vectorOf[i];
+        const similarity = chosen && mine ? cosine(chosen, norms[p]!, mine, norms[i]!) : 0;
+        closest[i] = seen[i] === 0 ? similarity : Math.max(closest[i]!, similarity);
+      }
+    }
+    picks.push(left[at]!);
+    left.splice(at, 1);
+  }
+  return picks.map((i) => hits[i]!);
 }
 
 /** Where a chunk lies: its page and its `[start, end)` span in the page's canonical text. */
