@@ -147,12 +147,12 @@ export function maximalMarginalRelevance<T extends { chunkId: number; rrf: numbe
   // as before. Most hits are never compared with most picks.
   const closest = new Float64Array(hits.length);
   const seen = new Int32Array(hits.length);
+  const left = hits.map((_, i) => i);
+  const picks: number[] = [];
   const bound = (i: number): number => {
     if (picks.length === 0) return lambda * relevance[i]!;
     return seen[i] === 0 ? Infinity : lambda * relevance[i]! - (1 - lambda) * closest[i]!;
   };
-  const left = hits.map((_, i) => i);
-  const picks: number[] = [];
   while (picks.length < limit && left.length > 0) {
     let at = 0;
     for (;;) {
