@@ -153,24 +153,30 @@ export function maximalMarginalRelevance<T extends { chunkId: number; rrf: numbe
     if (picks.length === 0) return lambda * relevance[i]!;
     return seen[i] === 0 ? Infinity : lambda * relevance[i]! - (1 - lambda) * closest[i]!;
   };
+  /** The place in `left` of the hit with the best bound (the earlier one on a tie). */
+  const bestBounded = (): number => {
+    let [at, best] = [0, -Infinity];
+    for (let k = 0; k < left.length; k++) {
+      const score = bound(left[k]!);
+      if (score > best) [at, best] = [k, score];
+    }
+    return at;
+  };
+  /** Compare hit `i` with the picks it has not met yet. */
+  const update = (i: number): void => {
+    for (; seen[i]! < picks.length; seen[i]!++) {
+      const p = picks[seen[i]!]!;
+      const chosen = vectorOf[p];
+      const mine = vectorOf[i];
+      const similarity = chosen && mine ? cosine(chosen, norms[p]!, mine, norms[i]!) : 0;
+      closest[i] = seen[i] === 0 ? similarity : Math.max(closest[i]!, similarity);
+    }
+  };
   while (picks.length < limit && left.length > 0) {
-    let at = 0;
-    for (;;) {
-      let best = -Infinity;
-      at = 0;
-      for (let k = 0; k < left.length; k++) {
-        const score = bound(left[k]!);
-        if (score > best) [at, best] = [k, score];
-      }
-      const i = left[at]!;
-      if (seen[i] === picks.length) break;
-      for (; seen[i]! < picks.length; seen[i]!++) {
-        const p = picks[seen[i]!]!;
-        const chosen = vectorOf[p];
-        const mine = vectorOf[i];
-        const similarity = chosen && mine ? cosine(chosen, norms[p]!, mine, norms[i]!) : 0;
-        closest[i] = seen[i] === 0 ? similarity : Math.max(closest[i]!, similarity);
-      }
+    let at = bestBounded();
+    while (seen[left[at]!] !== picks.length) {
+      update(left[at]!);
+      at = bestBounded();
     }
     picks.push(left[at]!);
     left.splice(at, 1);

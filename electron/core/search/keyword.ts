@@ -119,8 +119,9 @@ function bestOf<T extends { score: number }>(lists: T[][], count: number, id: (r
  * Best `limit` chunks, as positive scores (higher is better), inside `pageIds` when given: FTS5
  * finds the best `limit × candidateFactor` chunks by bm25, and each gets the bm25 of its section in
  * the section index (written at ingest, see kb migration 006) added, so the chunk of a section that
- * answers the question throughout outranks a chunk that happens to repeat one query word. An empty scope returns nothing without touching the index.
- * Within a page, chunks are then ordered by their own text (own-terms.ts).
+ * answers the question throughout outranks a chunk that happens to repeat one query word. Within a
+ * page, chunks are then ordered by their own text (own-terms.ts). An empty scope returns nothing
+ * without touching the index.
  */
 export function keywordSearch(
   db: Database.Database,

@@ -62,4 +62,3 @@ describe('page sketches', () => {
     for (const [text, sketch] of cases) expect(sketchOf(text), text).toBe(sketch);
   });
 });
-

@@ -42,39 +42,27 @@ function classOf(codePoint: number): number {
   else astralClasses.set(codePoint, found);
   return found;
 }
-for (let c = 0; c < 0x80; c++) classOf(c);
 
 /** The words of `text` (already NFKC and lower-cased) as [start, end) code-unit offsets, in `starts` and `ends`. */
 function wordSpans(text: string, starts: number[], ends: number[]): void {
   const n = text.length;
+  // codePointAt gives a lone surrogate as itself, which is neither CJK nor a letter: skipped, as the pattern did.
+  const width = (codePoint: number): number => (codePoint > 0xffff ? 2 : 1);
   for (let i = 0; i < n; ) {
-    const unit = text.charCodeAt(i);
-    let codePoint = unit;
-    let width = 1;
-    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < n) {
-      const low = text.charCodeAt(i + 1);
-      if (low >= 0xdc00 && low <= 0xdfff) {
-        codePoint = (unit - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000;
-        width = 2;
-      }
-    }
-    const kind = codePoint < 0x80 ? bmpClasses[codePoint]! : classOf(codePoint);
+    const codePoint = text.codePointAt(i)!;
+    const kind = classOf(codePoint);
     if (kind & CJK) {
       starts.push(i);
-      ends.push(i + width);
-      i += width;
+      ends.push(i + width(codePoint));
+      i += width(codePoint);
     } else if (kind & WORDLIKE) {
       const start = i;
-      i += width;
-      while (i < n) {
-        const next = text.codePointAt(i)!;
-        if (!((next < 0x80 ? bmpClasses[next]! : classOf(next)) & WORDLIKE)) break;
-        i += next > 0xffff ? 2 : 1;
-      }
+      i += width(codePoint);
+      for (let next = text.codePointAt(i); next !== undefined && classOf(next) & WORDLIKE; next = text.codePointAt(i)) i += width(next);
       starts.push(start);
       ends.push(i);
     } else {
-      i += width;
+      i += width(codePoint);
     }
   }
 }
