@@ -101,6 +101,7 @@ export const MESSAGES = {
   'what.spreadsheet': 'the spreadsheet',
   'what.slides': 'the slide deck',
   'what.epub': 'the e-book',
+  'what.docx': 'the Word document',
   'file.unsupported': 'Sift does not read this kind of file ({name})',
   'file.onlyFrontMatter': 'the file has only front matter and no text',
   'file.noText': 'the page has no readable text',

@@ -82,6 +82,7 @@ export const coreZhCN: Record<MessageCode, string> & Record<string, string> = {
   'what.spreadsheet': '此电子表格',
   'what.slides': '此演示文稿',
   'what.epub': '此电子书',
+  'what.docx': '此 Word 文档',
   'file.unsupported': 'Sift 不读取这类文件（{{name}}）',
   'file.onlyFrontMatter': '此文件只有前置元数据，没有正文',
   'file.noText': '此页面没有可读的文字',

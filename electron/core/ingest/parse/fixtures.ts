@@ -1,7 +1,6 @@
 /**
  * Test-only builders for real PDF and DOCX files, so parser tests run against genuine documents
- * without binary fixtures in the repository. Not imported by production code (jszip is only here
- * because mammoth depends on it).
+ * without binary fixtures in the repository. Not imported by production code.
  */
 import JSZip from 'jszip';
 import { ParseError } from '../types';
@@ -72,12 +71,12 @@ function xmlEscape(text: string): string {
 
 const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"';
 
-/** Styles that give `Heading1`…`Heading6` the names Word uses, which mammoth maps to `<h1>`…`<h6>`. */
+/** Styles that give `Heading1`…`Heading6` the names Word uses ("heading N"). */
 function stylesXml(): string {
   const headings = [1, 2, 3, 4, 5, 6]
     .map((n) => `<w:style w:type="paragraph" w:styleId="Heading${n}"><w:name w:val="heading ${n}"/></w:style>`)
     .join('');
-  return `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:styles ${W}>${headings}</w:styles>`;
+  return `<w:styles ${W}>${headings}</w:styles>`;
 }
 
 /** A minimal valid Word document (zip with content types, relationships, styles and the body). */
@@ -88,32 +87,44 @@ export async function buildDocx(paragraphs: DocxParagraph[]): Promise<Buffer> {
       return `<w:p>${style}<w:r><w:t xml:space="preserve">${xmlEscape(p.text)}</w:t></w:r></w:p>`;
     })
     .join('');
+  return buildDocxPackage({ document: `<w:document ${W}><w:body>${body}</w:body></w:document>`, styles: stylesXml() });
+}
+
+/**
+ * A Word package around parts written by the test: the main document's XML (`word/document.xml`), and
+ * optionally its styles, numbering, footnotes and endnotes, each tied to it by a relationship.
+ */
+export async function buildDocxPackage(parts: {
+  document: string;
+  styles?: string;
+  numbering?: string;
+  footnotes?: string;
+  endnotes?: string;
+}): Promise<Buffer> {
+  const head = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';
+  const rel = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+  const related = (['styles', 'numbering', 'footnotes', 'endnotes'] as const).filter((kind) => parts[kind] !== undefined);
   const zip = new JSZip();
   zip.file(
     '[Content_Types].xml',
-    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">' +
+    `${head}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
       '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
       '<Default Extension="xml" ContentType="application/xml"/>' +
       '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>' +
-      '<Override PartName="/word/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.styles+xml"/>' +
       '</Types>',
   );
   zip.file(
     '_rels/.rels',
-    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
-      '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/>' +
-      '</Relationships>',
+    `${head}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+      `<Relationship Id="rId1" Type="${rel}/officeDocument" Target="word/document.xml"/></Relationships>`,
   );
   zip.file(
     'word/_rels/document.xml.rels',
-    '<?xml version="1.0" encoding="UTF-8" standalone="yes"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
-      '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/styles" Target="styles.xml"/>' +
+    `${head}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
+      related.map((kind, i) => `<Relationship Id="rId${i + 1}" Type="${rel}/${kind}" Target="${kind}.xml"/>`).join('') +
       '</Relationships>',
   );
-  zip.file('word/styles.xml', stylesXml());
-  zip.file(
-    'word/document.xml',
-    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document ${W}><w:body>${body}</w:body></w:document>`,
-  );
+  for (const kind of related) zip.file(`word/${kind}.xml`, head + parts[kind]!);
+  zip.file('word/document.xml', head + parts.document);
   return zip.generateAsync({ type: 'nodebuffer' });
 }
