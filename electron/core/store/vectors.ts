@@ -113,7 +113,10 @@ export function writeVectors(db: Database.Database, items: { chunkId: number; ha
 export function chunkCounts(db: Database.Database): { chunks: number; embedded: number } {
   // Called on every progress event: count(*) uses the smallest index and the pending count the
   // partial index `chunks_to_embed`, instead of summing a column over every row (50 ms at 100k).
-  const chunks = db.prepare(`SELECT count(*) FROM chunks`).pluck().get() as number;
-  const pending = db.prepare(`SELECT count(*) FROM chunks WHERE embedded = 0`).pluck().get() as number;
-  return { chunks, embedded: chunks - pending };
+  // One statement, so both counts see the same commit: the ingest's writer commits from another
+  // connection, and a commit between two statements made the embedded count go down.
+  const row = db
+    .prepare(`SELECT (SELECT count(*) FROM chunks) AS chunks, (SELECT count(*) FROM chunks WHERE embedded = 0) AS pending`)
+    .get() as { chunks: number; pending: number };
+  return { chunks: row.chunks, embedded: row.chunks - row.pending };
 }
