@@ -75,7 +75,11 @@ export class TextWriter {
 
   /** The text written so far, without trailing spaces. */
   get text(): string {
-    return this.pieces.join('').replace(/ +$/, '');
+    const text = this.pieces.join('');
+    // Not `replace(/ +$/, '')`: that pattern is tried at every space of the page.
+    let end = text.length;
+    while (end > 0 && text.charCodeAt(end - 1) === 32) end--;
+    return end === text.length ? text : text.slice(0, end);
   }
 
   private write(s: string): void {

@@ -52,6 +52,20 @@ describe('HTML furniture', () => {
     expect(text).toContain('z = 3');
   });
 
+  it('judges an element by text that comes after nested elements, and keeps what it holds in order', () => {
+    // Each element's fate is known only from text or code further in: a link whose text turns out to be
+    // words, a copy-named wrapper that turns out long or to hold code, with furniture of its own inside.
+    const html = '<body><p>See <a href="#x"><span>¶</span> the <b>setup</b></a> section.</p>' +
+      '<div class="copy-note">Short <a href="#n">#</a><em>note</em>, then enough words to pass forty characters.</div>' +
+      '<div class="clipboard"><span>Run</span> <code>npm ci</code><button>Copy</button></div>' +
+      '<h2>Limits<span class="copy">copied!</span></h2><p>after</p></body>';
+    const { text, headings } = htmlToText(html);
+    expect(text).toBe(
+      'See ¶ the setup section.\n\nShort note, then enough words to pass forty characters.\nRun npm ci\n\nLimits\n\nafter',
+    );
+    expect(headings.map((h) => h.text)).toEqual(['Limits']);
+  });
+
   it('gives heading paths without the marks through the parser', async () => {
     const doc = await parseFile('fs.html', Buffer.from(NODE_DOC));
     expect(doc.headings.map((h) => h.text)).toEqual(['File system', 'Promises API']);

@@ -2,9 +2,12 @@
  * HTML → the page's main text. Navigation, page chrome and scripts are dropped; `<main>` (or a
  * lone `<article>`) is preferred over the whole body, since that is what a person would call "the
  * page". Blocks become lines and paragraphs; headings become their own lines and are recorded.
+ *
+ * The page is read from the parser's events with no document tree: a first pass that only names the
+ * elements finds the content root, and a second writes what lies inside it. Building the tree cost
+ * four times the parse itself, and its speed per MB fell as pages grew.
  */
-import type { AnyNode, Element, Text } from 'domhandler';
-import { DomUtils, ElementType, parseDocument } from 'htmlparser2';
+import { Parser } from 'htmlparser2';
 import type { Heading } from '../../store/page-model';
 import { TextWriter } from './html-text';
 
@@ -46,54 +49,311 @@ export function declaredCharset(bytes: Uint8Array): string | null {
 
 /** Extract the main text, headings and title from an HTML document (entities decoded). */
 export function htmlToText(html: string): HtmlText {
-  const document = parseDocument(html, { decodeEntities: true });
-  const writer = new TextWriter();
-  walk(contentRoot(document.children), writer);
-  const titleElement = DomUtils.findOne((e) => e.name === 'title', document.children, true);
-  const title = titleElement ? DomUtils.textContent(titleElement).replace(/\s+/g, ' ').trim() : '';
-  const firstH1 = writer.headings.find((h) => h.level === 1)?.text ?? null;
-  return { text: writer.text, headings: writer.headings, title: title || firstH1 };
+  const reader = new PageReader(contentRoot(html));
+  readEvents(html, reader);
+  return reader.result();
 }
 
-/** `<main>`; else the only `<article>` (several are a listing: keep them all); else `<body>`; else everything. */
-function contentRoot(nodes: AnyNode[]): AnyNode[] {
-  const byName = (name: string) => (e: Element) => e.name === name;
-  const main = DomUtils.findOne(byName('main'), nodes, true);
-  if (main) return [main];
-  const articles = DomUtils.findAll(byName('article'), nodes);
-  if (articles.length === 1) return articles;
-  const body = DomUtils.findOne(byName('body'), nodes, true);
-  return body ? [body] : nodes;
+type Attribs = Record<string, string>;
+
+/**
+ * The element `htmlToText` writes from, as the number of its start tag in the document (counting
+ * from 1): the first `<main>`; else the only `<article>` (several are a listing: keep them all); else
+ * the first `<body>`. 0: the whole document.
+ */
+function contentRoot(html: string): number {
+  if (!/<(?:main|article|body)[\s/>]/i.test(html)) return 0;
+  let n = 0;
+  let main = 0;
+  let article = 0;
+  let articles = 0;
+  let body = 0;
+  // Start tags by name only: the parser then builds no attributes (the count is the same as onopentag's).
+  const parser = new Parser({
+    onopentagname(name) {
+      n++;
+      if (name === 'main') main ||= n;
+      else if (name === 'article') {
+        articles++;
+        article ||= n;
+      } else if (name === 'body') body ||= n;
+    },
+  });
+  parser.write(html);
+  parser.end();
+  return main || (articles === 1 ? article : 0) || body;
 }
 
-function isElement(node: AnyNode | null): node is Element {
-  return node?.type === ElementType.Tag || node?.type === ElementType.Script || node?.type === ElementType.Style;
+/** What a page's reader is handed: elements opening (numbered in document order) and closing, and text. */
+interface PageEvents {
+  open(name: string, attribs: Attribs, ordinal: number): void;
+  close(): void;
+  /** A text node, whole. */
+  text(data: string): void;
+  /** Text inside a CDATA section (`<math>`/`<svg>` content): only an element's full text content counts it. */
+  cdata(data: string): void;
 }
 
-function isText(node: AnyNode): node is Text {
-  return node.type === ElementType.Text;
+/**
+ * Parse `html` into events as its document tree would hold them: a text node is handed on whole (the
+ * parser gives it in pieces), and a comment or processing instruction between two pieces splits them.
+ */
+function readEvents(html: string, to: PageEvents): void {
+  let pending = '';
+  let inCdata = false;
+  let ordinal = 0;
+  const flush = () => {
+    if (pending === '') return;
+    const data = pending;
+    pending = '';
+    if (inCdata) to.cdata(data);
+    else to.text(data);
+  };
+  const parser = new Parser(
+    {
+      onopentag(name, attribs) {
+        flush();
+        to.open(name, attribs, ++ordinal);
+      },
+      onclosetag() {
+        flush();
+        to.close();
+      },
+      ontext(data) {
+        pending += data;
+      },
+      oncomment: flush,
+      onprocessinginstruction: flush,
+      oncdatastart() {
+        flush();
+        inCdata = true;
+      },
+      oncdataend() {
+        flush();
+        inCdata = false;
+      },
+    },
+    { decodeEntities: true },
+  );
+  parser.write(html);
+  parser.end();
+  flush();
 }
 
-function walk(nodes: AnyNode[], writer: TextWriter): void {
-  for (const node of nodes) {
-    if (isText(node)) writer.inline(node.data);
-    else if (isElement(node)) element(node, writer);
+/** How an element's content is read. */
+type Mode =
+  /** Outside the content root: not written. */
+  | 'outside'
+  /** Written: blocks as boundaries, text inline. */
+  | 'write'
+  /** Collected as the text of a heading or `<pre>` (written when that closes). */
+  | 'collect'
+  /** Not text at all. */
+  | 'skip';
+
+/** An open element as the reader keeps it. */
+interface Frame {
+  name: string;
+  /** The mode of the element's content. */
+  mode: Mode;
+  /** The boundary its close writes (a block being written). */
+  block?: 1 | 2;
+  /** Closing it writes what was collected: a heading of this level, or preformatted text (0). */
+  collected?: number;
+  /** Length of the collected text when it opened (a `<pre>` inside a collection). */
+  start: number;
+}
+
+/** An event held back while the reader decides whether an element is page furniture. */
+type HeldEvent =
+  | { kind: 'open'; name: string; attribs: Attribs; ordinal: number }
+  | { kind: 'close' }
+  | { kind: 'text' | 'cdata'; data: string };
+
+/** An element that may be page furniture, and what it holds so far (see widgetAtOpen). */
+interface Held {
+  test: 'link' | 'copy';
+  events: HeldEvent[];
+  /** Elements open within it, itself included. */
+  depth: number;
+  /** All its text (textContent: scripts and CDATA included). */
+  text: string;
+  holdsCode: boolean;
+}
+
+/** What an element's start tag says about it being page furniture (see isWidget below). */
+function widgetAtOpen(name: string, attribs: Attribs): 'yes' | 'no' | Held['test'] {
+  if (name === 'button' || attribs.role === 'button') return 'yes';
+  const cls = attribs.class ?? '';
+  if (name === 'a') {
+    const href = attribs.href ?? '';
+    if (href !== '' && !href.startsWith('#')) return 'no';
+    return PERMALINK_CLASS.test(cls) ? 'yes' : 'link';
   }
+  if (name === 'pre' || name === 'code' || !(namesCopy(name) || namesCopy(cls))) return 'no';
+  return 'copy';
 }
 
-function element(node: Element, writer: TextWriter): void {
-  const name = node.name;
-  if (DROPPED.has(name) || 'hidden' in node.attribs || isPageChrome(node)) return;
-  if (name === 'br') return writer.lineBreak();
-  const level = /^h([1-6])$/.exec(name)?.[1];
-  if (isWidget(node)) return;
-  if (level) return writer.heading(Number(level), contentText(node));
-  if (name === 'pre') return writer.preformatted(contentText(node));
-  if (name === 'td' || name === 'th') writer.separator(' | ');
-  const block = BLOCKS.get(name);
-  if (block) writer.boundary(block);
-  walk(node.children, writer);
-  if (block) writer.boundary(block);
+/**
+ * Whether a held element is page furniture, as far as its content so far tells: true or false once
+ * known, null while more content could still change it. `closed`: all of it has been seen.
+ */
+function heldVerdict(held: Held, closed: boolean): boolean | null {
+  if (held.test === 'link') {
+    if (!PERMALINK_TEXT.test(held.text)) return false;
+    return closed ? true : null;
+  }
+  if (held.holdsCode || held.text.trim().length > WIDGET_TEXT_MAX) return false;
+  return closed ? true : null;
+}
+
+/**
+ * Writes a page from its events. Furniture is recognised as the document-tree reader did (isWidget):
+ * where that depends on an element's text, its events are held until the text decides, then either
+ * dropped or handed on as if they had just come.
+ */
+class PageReader implements PageEvents {
+  private readonly writer = new TextWriter();
+  private readonly stack: Frame[] = [];
+  /** Text collected for the heading or `<pre>` being read. */
+  private collected = '';
+  private held: Held | null = null;
+  /** The first `<title>`'s text; `titleDepth` > 0 while inside it, -1 once it closed. */
+  private title = '';
+  private titleDepth = 0;
+
+  constructor(private readonly root: number) {}
+
+  result(): HtmlText {
+    // An element still held when the page ends (its end tag never came) is judged on what it holds.
+    const held = this.held;
+    if (held && !heldVerdict(held, true)) {
+      this.held = null;
+      held.events.forEach((e, i) => this.handle(e, i === 0));
+    }
+    const title = this.title.replace(/\s+/g, ' ').trim();
+    const firstH1 = this.writer.headings.find((h) => h.level === 1)?.text ?? null;
+    return { text: this.writer.text, headings: this.writer.headings, title: title || firstH1 };
+  }
+
+  open(name: string, attribs: Attribs, ordinal: number): void {
+    if (this.titleDepth > 0) this.titleDepth++;
+    else if (this.titleDepth === 0 && name === 'title') this.titleDepth = 1;
+    this.handle({ kind: 'open', name, attribs, ordinal });
+  }
+
+  close(): void {
+    if (this.titleDepth > 0 && --this.titleDepth === 0) this.titleDepth = -1;
+    this.handle({ kind: 'close' });
+  }
+
+  text(data: string): void {
+    if (this.titleDepth > 0) this.title += data;
+    this.handle({ kind: 'text', data });
+  }
+
+  cdata(data: string): void {
+    if (this.titleDepth > 0) this.title += data;
+    this.handle({ kind: 'cdata', data });
+  }
+
+  /** Route an event: into the element being held, else to the reader. `checked`: an open already found no furniture. */
+  private handle(event: HeldEvent, checked = false): void {
+    const held = this.held;
+    if (held === null) {
+      this.apply(event, checked);
+      return;
+    }
+    held.events.push(event);
+    if (event.kind === 'open') {
+      held.depth++;
+      if (event.name === 'pre' || event.name === 'code') held.holdsCode = true;
+    } else if (event.kind === 'close') held.depth--;
+    else held.text += event.data;
+    const verdict = heldVerdict(held, held.depth === 0);
+    if (verdict === null) return;
+    this.held = null;
+    if (verdict) return; // furniture: dropped with all it held
+    held.events.forEach((e, i) => this.handle(e, i === 0));
+  }
+
+  private get mode(): Mode {
+    return this.stack[this.stack.length - 1]?.mode ?? (this.root === 0 ? 'write' : 'outside');
+  }
+
+  private apply(event: HeldEvent, checked: boolean): void {
+    if (event.kind === 'open') this.openElement(event, checked);
+    else if (event.kind === 'close') this.closeElement();
+    else if (event.kind === 'text') {
+      const mode = this.mode;
+      if (mode === 'write') this.writer.inline(event.data);
+      else if (mode === 'collect') this.collected += event.data;
+    }
+  }
+
+  private openElement(event: Extract<HeldEvent, { kind: 'open' }>, checked: boolean): void {
+    const { name, attribs } = event;
+    let mode = this.mode;
+    if (mode === 'outside' && event.ordinal === this.root) mode = 'write';
+    if (mode === 'outside' || mode === 'skip') return this.push(name, mode);
+    const widget = checked ? 'no' : widgetAtOpen(name, attribs);
+    if (mode === 'collect') {
+      // As the tree reader's contentText: scripts and furniture left out, <br> a newline, and a <pre>'s
+      // second <code> (Node's docs put an ES module and a CommonJS example in one <pre>) its own block.
+      if (DROPPED.has(name) || widget === 'yes') return this.push(name, 'skip');
+      if (widget !== 'no') return this.hold(event, widget);
+      if (name === 'br') {
+        this.collected += '\n';
+        return this.push(name, 'skip');
+      }
+      const parent = this.stack[this.stack.length - 1]!;
+      if (parent.name === 'pre' && name === 'code' && /\S/.test(this.collected.slice(parent.start)) && !this.collected.endsWith('\n')) {
+        this.collected += '\n\n';
+      }
+      return this.push(name, 'collect');
+    }
+    if (DROPPED.has(name) || 'hidden' in attribs || this.isPageChrome(name)) return this.push(name, 'skip');
+    if (name === 'br') {
+      this.writer.lineBreak();
+      return this.push(name, 'skip');
+    }
+    if (widget === 'yes') return this.push(name, 'skip');
+    if (widget !== 'no') return this.hold(event, widget);
+    const level = /^h([1-6])$/.exec(name)?.[1];
+    if (level || name === 'pre') {
+      this.collected = '';
+      this.stack.push({ name, mode: 'collect', collected: level ? Number(level) : 0, start: 0 });
+      return;
+    }
+    if (name === 'td' || name === 'th') this.writer.separator(' | ');
+    const block = BLOCKS.get(name);
+    if (block) this.writer.boundary(block);
+    this.stack.push({ name, mode: 'write', block, start: 0 });
+  }
+
+  private push(name: string, mode: Mode): void {
+    this.stack.push({ name, mode, start: this.collected.length });
+  }
+
+  private hold(event: HeldEvent, test: Held['test']): void {
+    this.held = { test, events: [event], depth: 1, text: '', holdsCode: false };
+  }
+
+  private closeElement(): void {
+    const frame = this.stack.pop();
+    if (!frame) return;
+    if (frame.block) this.writer.boundary(frame.block);
+    if (frame.collected === undefined) return;
+    if (frame.collected > 0) this.writer.heading(frame.collected, this.collected);
+    else this.writer.preformatted(this.collected);
+    this.collected = '';
+  }
+
+  /** A `header`/`footer` outside any article, main or section: the site's banner or footer. */
+  private isPageChrome(name: string): boolean {
+    if (name !== 'header' && name !== 'footer') return false;
+    return !this.stack.some((frame) => CONTENT_SECTIONS.has(frame.name));
+  }
 }
 
 /** What a permalink anchor shows: a mark, not words (`¶`, `#`, `§`, `🔗`, `⚓`, `¤`, `†`-like glyphs). */
@@ -103,58 +363,12 @@ const PERMALINK_CLASS = /(?:^|\s)(?:headerlink|header-anchor|anchor|anchorjs-lin
 /** Words of the classes and tags of copy-to-clipboard widgets (`copy-button`, `clipboard-copy`, Sphinx's `copybtn`);
  *  `copyright` is not one. */
 const COPY_WORDS = new Set(['copy', 'copied', 'clipboard', 'copybtn', 'copybutton', 'clippy']);
+const COPY_HINT = /cop|clip/i;
 
 function namesCopy(names: string): boolean {
+  // Every copy word holds "cop" or "clip": most names are settled without splitting them.
+  if (!COPY_HINT.test(names)) return false;
   return names.split(/[\s_-]+/).some((word) => COPY_WORDS.has(word.toLowerCase()));
 }
 /** Longest text a copy widget shows ("Copy", "Copy to clipboard", "Copied!"); longer is content. */
 const WIDGET_TEXT_MAX = 40;
-
-/**
- * An element that is page furniture, not text: a `<button>`; a permalink anchor (a link whose whole text is
- * a mark such as `¶` or `#`, or of a permalink class, pointing within the page); a copy-to-clipboard widget
- * (a short element whose tag or class says copy/clipboard). Such text glued `File system#` onto headings and
- * `}copy` onto code.
- */
-function isWidget(node: Element): boolean {
-  if (node.name === 'button' || node.attribs.role === 'button') return true;
-  const cls = node.attribs.class ?? '';
-  if (node.name === 'a') {
-    const href = node.attribs.href ?? '';
-    const text = DomUtils.textContent(node);
-    const inPage = href === '' || href.startsWith('#');
-    if (inPage && (PERMALINK_TEXT.test(text) || PERMALINK_CLASS.test(cls))) return true;
-    return false;
-  }
-  if (node.name === 'pre' || node.name === 'code' || !(namesCopy(node.name) || namesCopy(cls))) return false;
-  // A wrapper around the code it copies is content.
-  const holdsCode = DomUtils.findOne((e) => e.name === 'pre' || e.name === 'code', node.children, true) !== null;
-  return !holdsCode && DomUtils.textContent(node).trim().length <= WIDGET_TEXT_MAX;
-}
-
-/** The text of an element without what is never text (scripts, styles) or only furniture (see isWidget). */
-function contentText(node: Element): string {
-  let out = '';
-  for (const child of node.children) {
-    if (isText(child)) out += child.data;
-    else if (isElement(child)) {
-      if (DROPPED.has(child.name) || isWidget(child)) continue;
-      if (child.name === 'br') out += '\n';
-      else {
-        // Node's docs put the same example twice in one <pre> (an ES module and a CommonJS <code>): one a block.
-        if (node.name === 'pre' && child.name === 'code' && out.trim() !== '' && !out.endsWith('\n')) out += '\n\n';
-        out += contentText(child);
-      }
-    }
-  }
-  return out;
-}
-
-/** A `header`/`footer` outside any article, main or section: the site's banner or footer. */
-function isPageChrome(node: Element): boolean {
-  if (node.name !== 'header' && node.name !== 'footer') return false;
-  for (let up = node.parent; up; up = up.parent) {
-    if (isElement(up) && CONTENT_SECTIONS.has(up.name)) return false;
-  }
-  return true;
-}
