@@ -19,6 +19,11 @@ export async function failureOf(parse: () => Promise<unknown>): Promise<string> 
 export interface PdfFixtureOptions {
   /** Document information `Title`. Default: none. */
   title?: string;
+  /**
+   * Most pages under one node of the page tree: the pages are grouped under intermediate `Pages` nodes
+   * of this many, as large documents' producers write them. Default: one flat list of every page.
+   */
+  pagesPerNode?: number;
 }
 
 /** `(`, `)` and `\` must be escaped inside a PDF literal string. */
@@ -32,18 +37,29 @@ function pdfString(text: string): string {
  * cross-reference table's byte offsets are computed, so pdf.js reads it without repairing it.
  */
 export function buildPdf(pages: string[][], options: PdfFixtureOptions = {}): Buffer {
+  // Objects: 1 catalog, 2 the page tree's root, 3 the font, then each page and its content stream,
+  // then the intermediate Pages nodes (with pagesPerNode), then the document information.
+  const perNode = options.pagesPerNode && pages.length > options.pagesPerNode ? options.pagesPerNode : pages.length;
+  const nodes = perNode < pages.length ? Math.ceil(pages.length / perNode) : 0;
+  const nodeObject = (n: number) => 4 + pages.length * 2 + n;
+  const parentOf = (page: number) => (nodes > 0 ? nodeObject(Math.floor(page / perNode)) : 2);
+  const rootKids = nodes > 0 ? Array.from({ length: nodes }, (_, n) => nodeObject(n)) : pages.map((_, i) => 4 + i * 2);
   const objects: string[] = [
     '<< /Type /Catalog /Pages 2 0 R >>',
-    `<< /Type /Pages /Kids [${pages.map((_, i) => `${4 + i * 2} 0 R`).join(' ')}] /Count ${pages.length} >>`,
+    `<< /Type /Pages /Kids [${rootKids.map((o) => `${o} 0 R`).join(' ')}] /Count ${pages.length} >>`,
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>',
   ];
   pages.forEach((lines, i) => {
     const ops = lines.map((line, j) => `BT /F1 12 Tf 72 ${720 - j * 16} Td ${pdfString(line)} Tj ET`).join('\n');
     objects.push(
-      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + i * 2} 0 R >>`,
+      `<< /Type /Page /Parent ${parentOf(i)} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + i * 2} 0 R >>`,
     );
     objects.push(`<< /Length ${Buffer.byteLength(ops, 'latin1')} >>\nstream\n${ops}\nendstream`);
   });
+  for (let n = 0; n < nodes; n++) {
+    const kids = pages.slice(n * perNode, (n + 1) * perNode).map((_, k) => `${4 + (n * perNode + k) * 2} 0 R`);
+    objects.push(`<< /Type /Pages /Parent 2 0 R /Kids [${kids.join(' ')}] /Count ${kids.length} >>`);
+  }
   if (options.title !== undefined) objects.push(`<< /Title ${pdfString(options.title)} /Producer (Sift tests) >>`);
   let out = '%PDF-1.4\n';
   const offsets: number[] = [];

@@ -24,6 +24,13 @@ describe('parsePdf', () => {
     ]);
   });
 
+  it('reads the pages of a page tree with intermediate nodes in their order, with the title', async () => {
+    const pages = Array.from({ length: 23 }, (_, i) => [`Page ${i + 1} text.`]);
+    const doc = await parsePdf(buildPdf(pages, { pagesPerNode: 5, title: 'Tree' }));
+    expect(doc.pages!.map((p) => [p.page, doc.text.slice(p.start, p.end)])).toEqual(pages.map((lines, i) => [i + 1, lines[0]]));
+    expect(doc.title).toBe('Tree');
+  });
+
   it('keeps a span for a page without text, so page numbers stay right', async () => {
     const doc = await parsePdf(buildPdf([['first'], [], ['third']]));
     expect(doc.text).toBe('first\n\n\n\nthird');
