@@ -201,9 +201,14 @@ async function readNotes(zip: ZipReader, parts: RelatedParts, styles: Styles, li
 class Names {
   w = 'w:';
   mc = 'mc:';
-  p = ''; pPr = ''; pStyle = ''; numPr = ''; numId = ''; ilvl = ''; t = ''; tab = ''; br = ''; cr = '';
-  sym = ''; font = ''; char = ''; noBreakHyphen = ''; abstractNum = ''; abstractNumId = ''; lvl = ''; numFmt = ''; num = ''; del = ''; moveFrom = ''; sdtPr = ''; pPrChange = ''; rPrChange = ''; style = ''; name = '';
-  val = ''; type = ''; styleId = ''; id = ''; footnoteReference = ''; endnoteReference = ''; choice = '';
+  // Paragraphs, runs and what runs hold.
+  p = ''; pPr = ''; pStyle = ''; numId = ''; ilvl = ''; t = ''; tab = ''; br = ''; cr = '';
+  sym = ''; font = ''; char = ''; noBreakHyphen = ''; footnoteReference = ''; endnoteReference = '';
+  // What is skipped: deleted and moved-away content, content-control and change properties, a drawing's first form.
+  del = ''; moveFrom = ''; sdtPr = ''; pPrChange = ''; rPrChange = ''; choice = '';
+  // Styles, numbering, notes, and attributes.
+  style = ''; name = ''; abstractNum = ''; abstractNumId = ''; lvl = ''; numFmt = ''; num = '';
+  val = ''; type = ''; styleId = ''; id = '';
   names: Record<'footnote' | 'endnote', string> = { footnote: '', endnote: '' };
 
   constructor() {
@@ -226,7 +231,7 @@ class Names {
   private prefix(w: string, mc: string): void {
     this.w = w;
     this.mc = mc;
-    const local = ['p', 'pPr', 'pStyle', 'numPr', 'numId', 'ilvl', 't', 'tab', 'br', 'cr', 'sym', 'font', 'char',
+    const local = ['p', 'pPr', 'pStyle', 'numId', 'ilvl', 't', 'tab', 'br', 'cr', 'sym', 'font', 'char',
       'noBreakHyphen', 'abstractNum', 'abstractNumId', 'lvl', 'numFmt', 'num', 'del',
       'moveFrom', 'sdtPr', 'pPrChange', 'rPrChange', 'style', 'name', 'val', 'type', 'styleId', 'id',
       'footnoteReference', 'endnoteReference'] as const;
