@@ -21,13 +21,12 @@
  */
 import { keywordTerms, matchExpression, stageTerms } from '../electron/core/search/keyword-terms';
 import { KEYWORD_WEIGHTS } from '../electron/core/search/keyword';
+import { B, K1 } from '../electron/core/search/own-terms';
 import { indexAverages, totalOfVarints } from '../electron/core/search/term-stats';
 import { fmt, machineLine, percentile } from './measure';
 import { ensureSearchKb } from './search-kb';
 import { cpuSince, makeQueries } from './search-run';
 
-const K1 = 1.2;
-const B = 0.75;
 const TOP = 50;
 
 function parseArgs(argv: string[]): { chunks: number; queries: number } {
@@ -239,9 +238,9 @@ async function main(): Promise<void> {
   const c0 = process.cpuUsage();
   const postings = copyIndex(db);
   console.log(`  copied ${postings.terms.size.toLocaleString()} terms of ${kb.chunks.toLocaleString()} chunks in ${fmt(cpuSince(c0) / 1000, 1)} s CPU`);
-  const statement = db.prepare(
-    `SELECT rowid AS id, -bm25(chunks_fts, 1, 4, 2) AS score FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY bm25(chunks_fts, 1, 4, 2) LIMIT ${TOP}`,
-  );
+  const { body, title, path } = KEYWORD_WEIGHTS;
+  const bm25 = `bm25(chunks_fts, ${body}, ${title}, ${path})`;
+  const statement = db.prepare(`SELECT rowid AS id, -${bm25} AS score FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY ${bm25} LIMIT ${TOP}`);
   const bounds = new Map<string, number>();
   const fts: number[] = [];
   const own: number[] = [];

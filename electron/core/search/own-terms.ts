@@ -24,8 +24,8 @@ export interface ScoredHit extends PlacedHit {
 export const OWN_TERMS_PAGES = 5;
 
 /** FTS5's bm25 parameters (fts5_aux.c). */
-const K1 = 1.2;
-const B = 0.75;
+export const K1 = 1.2;
+export const B = 0.75;
 
 /**
  * Within each page, hand the page's scores to its chunks in the order of their text's own

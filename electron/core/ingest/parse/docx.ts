@@ -11,8 +11,7 @@
 import { Parser } from 'htmlparser2';
 import { ParseError, type ParsedDocument } from '../types';
 import { TextWriter } from './html-text';
-import { all, parseXml } from './xml';
-import { openZip, resolveEntry, type ZipReader } from './zip';
+import { openZip, relationships, type ZipReader } from './zip';
 import { say } from '../../../../shared/said';
 
 /** What a DOCX file contributes to a ParsedDocument. */
@@ -42,8 +41,8 @@ export async function parseDocx(bytes: Uint8Array): Promise<ParsedDocx> {
   const xml = await zip.text(main);
   if (xml === null) throw new ParseError('corrupt', say('file.docxUnreadable', { detail: `${main} is missing` }).text);
   const parts = await relatedParts(zip, main);
-  const styles = parts.styles ? readStyles(await zip.text(parts.styles)) : NO_STYLES;
-  const lists = parts.numbering ? readNumbering(await zip.text(parts.numbering)) : new Map<string, boolean[]>();
+  const styles = readStyles(await partText(zip, parts.styles));
+  const lists = readNumbering(await partText(zip, parts.numbering));
 
   const writer = new TextWriter();
   const body = new BodyReader(writer, styles, lists);
@@ -63,14 +62,8 @@ export async function parseDocx(bytes: Uint8Array): Promise<ParsedDocx> {
 
 /** The main document part the package's relationships name (`word/document.xml` by convention). */
 async function mainPart(zip: ZipReader): Promise<string> {
-  const rels = await zip.text('_rels/.rels');
-  if (rels !== null) {
-    for (const rel of all(parseXml(rels), 'Relationship')) {
-      const { Type: type = '', Target: target } = rel.attribs;
-      if (target && type.endsWith('/officeDocument')) return resolveEntry('', target);
-    }
-  }
-  return 'word/document.xml';
+  const rels = [...(await relationships(zip, '')).values()];
+  return rels.find((r) => r.type.endsWith('/officeDocument'))?.target ?? 'word/document.xml';
 }
 
 /** The parts of the main document Sift reads besides it: styles, list numbering, footnotes, endnotes. */
@@ -81,18 +74,16 @@ interface RelatedParts {
   endnotes?: string;
 }
 
+/** A related part's text, or null when the document has no such part. */
+async function partText(zip: ZipReader, part: string | undefined): Promise<string | null> {
+  return part ? zip.text(part) : null;
+}
+
 async function relatedParts(zip: ZipReader, main: string): Promise<RelatedParts> {
-  const dir = main.split('/').slice(0, -1).join('/');
-  const rels = await zip.text(`${dir ? `${dir}/` : ''}_rels/${main.split('/').pop()}.rels`);
   const parts: RelatedParts = {};
-  if (rels === null) return parts;
-  for (const rel of all(parseXml(rels), 'Relationship')) {
-    const { Type: type = '', Target: target, TargetMode: mode } = rel.attribs;
-    if (!target || mode === 'External') continue;
+  for (const { type, target } of (await relationships(zip, main)).values()) {
     const kind = type.slice(type.lastIndexOf('/') + 1);
-    if (kind === 'styles' || kind === 'numbering' || kind === 'footnotes' || kind === 'endnotes') {
-      parts[kind] = resolveEntry(main, target);
-    }
+    if (kind === 'styles' || kind === 'numbering' || kind === 'footnotes' || kind === 'endnotes') parts[kind] = target;
   }
   return parts;
 }
@@ -103,8 +94,6 @@ interface Styles {
   /** Style id → the numbering id its paragraphs take (a list style such as "List Bullet"). */
   numbering: Map<string, string>;
 }
-
-const NO_STYLES: Styles = { headingLevel: new Map(), numbering: new Map() };
 
 function readStyles(xml: string | null): Styles {
   const styles: Styles = { headingLevel: new Map(), numbering: new Map() };
@@ -165,8 +154,7 @@ function readNumbering(xml: string | null): Lists {
 async function readNotes(zip: ZipReader, parts: RelatedParts, styles: Styles, lists: Lists): Promise<Map<string, string[]>> {
   const notes = new Map<string, string[]>();
   for (const kind of ['footnote', 'endnote'] as const) {
-    const part = parts[`${kind}s`];
-    const xml = part ? await zip.text(part) : null;
+    const xml = await partText(zip, parts[`${kind}s`]);
     if (xml === null) continue;
     const w = new Names();
     let writer: TextWriter | null = null;

@@ -20,11 +20,13 @@ function esc(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
-const XML = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';
+/** The XML declaration OOXML parts start with. */
+export const XML = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';
 const NS = 'xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships" xmlns:p="http://schemas.openxmlformats.org/presentationml/2006/main"';
 const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
 
-function rels(items: [id: string, type: string, target: string][]): string {
+/** A relationships part (`_rels/NAME.rels`): id, type (the last word of the OOXML relationship type), target. */
+export function rels(items: [id: string, type: string, target: string][]): string {
   const body = items.map(([id, type, target]) => `<Relationship Id="${id}" Type="${REL}/${type}" Target="${target}"/>`).join('');
   return `${XML}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${body}</Relationships>`;
 }

@@ -4,6 +4,7 @@
  */
 import JSZip from 'jszip';
 import { ParseError } from '../types';
+import { rels, XML } from './fixtures-packages';
 
 /** How a parse ended, as a test compares it: `parsed`, or the ParseError's `reason: message` (`other: …` for anything else). */
 export async function failureOf(parse: () => Promise<unknown>): Promise<string> {
@@ -117,30 +118,19 @@ export async function buildDocxPackage(parts: {
   footnotes?: string;
   endnotes?: string;
 }): Promise<Buffer> {
-  const head = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>';
-  const rel = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
   const related = (['styles', 'numbering', 'footnotes', 'endnotes'] as const).filter((kind) => parts[kind] !== undefined);
   const zip = new JSZip();
   zip.file(
     '[Content_Types].xml',
-    `${head}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
+    `${XML}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">` +
       '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>' +
       '<Default Extension="xml" ContentType="application/xml"/>' +
       '<Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/>' +
       '</Types>',
   );
-  zip.file(
-    '_rels/.rels',
-    `${head}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
-      `<Relationship Id="rId1" Type="${rel}/officeDocument" Target="word/document.xml"/></Relationships>`,
-  );
-  zip.file(
-    'word/_rels/document.xml.rels',
-    `${head}<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">` +
-      related.map((kind, i) => `<Relationship Id="rId${i + 1}" Type="${rel}/${kind}" Target="${kind}.xml"/>`).join('') +
-      '</Relationships>',
-  );
-  for (const kind of related) zip.file(`word/${kind}.xml`, head + parts[kind]!);
-  zip.file('word/document.xml', head + parts.document);
+  zip.file('_rels/.rels', rels([['rId1', 'officeDocument', 'word/document.xml']]));
+  zip.file('word/_rels/document.xml.rels', rels(related.map((kind, i) => [`rId${i + 1}`, kind, `${kind}.xml`])));
+  for (const kind of related) zip.file(`word/${kind}.xml`, XML + parts[kind]!);
+  zip.file('word/document.xml', XML + parts.document);
   return zip.generateAsync({ type: 'nodebuffer' });
 }

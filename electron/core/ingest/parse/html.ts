@@ -181,7 +181,11 @@ interface Held {
   holdsCode: boolean;
 }
 
-/** What an element's start tag says about it being page furniture (see isWidget below). */
+/**
+ * What an element's start tag says about it being page furniture: a `<button>` (or role=button) is; an
+ * in-page link is when of a permalink class, else its text decides (`link`); a short copy-named element
+ * without code is (`copy`: its content decides); nothing else is.
+ */
 function widgetAtOpen(name: string, attribs: Attribs): 'yes' | 'no' | Held['test'] {
   if (name === 'button' || attribs.role === 'button') return 'yes';
   const cls = attribs.class ?? '';
@@ -208,9 +212,9 @@ function heldVerdict(held: Held, closed: boolean): boolean | null {
 }
 
 /**
- * Writes a page from its events. Furniture is recognised as the document-tree reader did (isWidget):
- * where that depends on an element's text, its events are held until the text decides, then either
- * dropped or handed on as if they had just come.
+ * Writes a page from its events. Where whether an element is furniture depends on its text (see
+ * widgetAtOpen), its events are held until the text decides, then either dropped or handed on as if
+ * they had just come.
  */
 class PageReader implements PageEvents {
   private readonly writer = new TextWriter();
@@ -226,11 +230,7 @@ class PageReader implements PageEvents {
 
   result(): HtmlText {
     // An element still held when the page ends (its end tag never came) is judged on what it holds.
-    const held = this.held;
-    if (held && !heldVerdict(held, true)) {
-      this.held = null;
-      held.events.forEach((e, i) => this.handle(e, i === 0));
-    }
+    if (this.held) this.release(heldVerdict(this.held, true)!);
     const title = this.title.replace(/\s+/g, ' ').trim();
     const firstH1 = this.writer.headings.find((h) => h.level === 1)?.text ?? null;
     return { text: this.writer.text, headings: this.writer.headings, title: title || firstH1 };
@@ -271,10 +271,14 @@ class PageReader implements PageEvents {
     } else if (event.kind === 'close') held.depth--;
     else held.text += event.data;
     const verdict = heldVerdict(held, held.depth === 0);
-    if (verdict === null) return;
+    if (verdict !== null) this.release(verdict);
+  }
+
+  /** End holding: drop the held element with all it held when it is furniture, else hand its events on. */
+  private release(furniture: boolean): void {
+    const events = this.held!.events;
     this.held = null;
-    if (verdict) return; // furniture: dropped with all it held
-    held.events.forEach((e, i) => this.handle(e, i === 0));
+    if (!furniture) events.forEach((e, i) => this.handle(e, i === 0));
   }
 
   private get mode(): Mode {
@@ -298,8 +302,8 @@ class PageReader implements PageEvents {
     if (mode === 'outside' || mode === 'skip') return this.push(name, mode);
     const widget = checked ? 'no' : widgetAtOpen(name, attribs);
     if (mode === 'collect') {
-      // As the tree reader's contentText: scripts and furniture left out, <br> a newline, and a <pre>'s
-      // second <code> (Node's docs put an ES module and a CommonJS example in one <pre>) its own block.
+      // A heading's or <pre>'s text: scripts and furniture left out, <br> a newline, and a <pre>'s second
+      // <code> (Node's docs put an ES module and a CommonJS example in one <pre>) its own block.
       if (DROPPED.has(name) || widget === 'yes') return this.push(name, 'skip');
       if (widget !== 'no') return this.hold(event, widget);
       if (name === 'br') {

@@ -8,7 +8,7 @@ import type { Element } from 'domhandler';
 import { ParseError, type ParsedDocument } from '../types';
 import { PartsWriter } from './parts-writer';
 import { all, allOf, childrenNamed, first, isElement, parseXml, textOf } from './xml';
-import { openZip, resolveEntry, type ZipReader } from './zip';
+import { openZip, relationships, resolveEntry, type ZipReader } from './zip';
 import { say } from '../../../../shared/said';
 import { NOTES_HEADING } from '../../../../shared/slide-parts';
 
@@ -64,19 +64,6 @@ function paragraphs(container: Element, paragraph: string): string[] {
 }
 
 // ---- pptx -------------------------------------------------------------------------------------
-
-/** Relationship id → target entry, for the part `from` (its `_rels/NAME.rels`). */
-async function relationships(zip: ZipReader, from: string): Promise<Map<string, { target: string; type: string }>> {
-  const dir = from.split('/').slice(0, -1).join('/');
-  const rels = await zip.text(`${dir}/_rels/${from.split('/').pop()}.rels`);
-  const map = new Map<string, { target: string; type: string }>();
-  if (rels === null) return map;
-  for (const rel of all(parseXml(rels), 'Relationship')) {
-    const { Id: id, Target: target, Type: type = '' } = rel.attribs;
-    if (id && target && rel.attribs.TargetMode !== 'External') map.set(id, { target: resolveEntry(from, target), type });
-  }
-  return map;
-}
 
 /** Placeholder types whose text is not the slide's words (dates, numbers, footers, the notes' slide image). */
 const CHROME = new Set(['dt', 'sldNum', 'ftr', 'hdr', 'sldImg']);

@@ -6,6 +6,7 @@
  */
 import JSZip from 'jszip';
 import { ParseError } from '../types';
+import { all, parseXml } from './xml';
 import { say, type Message } from '../../../../shared/said';
 
 /**
@@ -78,4 +79,20 @@ export function resolveEntry(base: string, href: string): string {
     else if (part && part !== '.') parts.push(part);
   }
   return parts.join('/');
+}
+
+/**
+ * An OOXML part's relationships (`DIR/_rels/NAME.rels`; the package's own, `_rels/.rels`, for `from` ''):
+ * relationship id → target entry and type. External targets (web links) are left out.
+ */
+export async function relationships(zip: ZipReader, from: string): Promise<Map<string, { target: string; type: string }>> {
+  const dir = from.split('/').slice(0, -1).join('/');
+  const rels = await zip.text(`${dir ? `${dir}/` : ''}_rels/${from.split('/').pop()}.rels`);
+  const map = new Map<string, { target: string; type: string }>();
+  if (rels === null) return map;
+  for (const rel of all(parseXml(rels), 'Relationship')) {
+    const { Id: id, Target: target, Type: type = '' } = rel.attribs;
+    if (id && target && rel.attribs.TargetMode !== 'External') map.set(id, { target: resolveEntry(from, target), type });
+  }
+  return map;
 }
