@@ -90,16 +90,18 @@ describe('parseDocx', () => {
       para(`${run('Before the box.')}<w:r><mc:AlternateContent><mc:Choice Requires="wps"><w:drawing><w:txbxContent>` +
         `${para(run('In the box'))}</w:txbxContent></w:drawing></mc:Choice><mc:Fallback><w:pict><w:txbxContent>` +
         `${para(run('In the box'))}</w:txbxContent></w:pict></mc:Fallback></mc:AlternateContent></w:r>${run('After the box.')}`),
-      // A paragraph whose mark was deleted runs on into the next.
+      // A paragraph whose mark was deleted runs on into the next; one whose mark was only deleted before
+      // a formatting change (the old properties a change records) does not.
       para(run('This is a '), '<w:rPr><w:del w:id="3"/></w:rPr>'),
       para(run('joined paragraph.')),
+      para(run('Kept apart.'), '<w:rPr><w:b/><w:rPrChange w:id="4"><w:rPr><w:del w:id="5"/></w:rPr></w:rPrChange></w:rPr>'),
       // A table: each cell's paragraphs are paragraphs.
       `<w:tbl><w:tr><w:tc>${para(run('Top left'))}</w:tc><w:tc>${para(run('Top right'))}</w:tc></w:tr></w:tbl>`,
     ].join('');
     const doc = await parseDocx(await buildDocxPackage({ document: wordDocument(body) }));
     expect(doc.text).toBe(
       'Name Value\nnext line\n\nTNF\u2011α in microglia\n\nthe link\n\nKeep added\n\nBefore the box.\n\nIn the box\n\nAfter the box.\n\n' +
-        'This is a joined paragraph.\n\nTop left\n\nTop right',
+        'This is a joined paragraph.\n\nKept apart.\n\nTop left\n\nTop right',
     );
   });
 

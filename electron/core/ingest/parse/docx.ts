@@ -312,10 +312,14 @@ class BodyReader {
 
   open(name: string, attribs: Record<string, string>): void {
     const w = this.w;
+    if (this.skipping > 0) {
+      this.skipping++;
+      return;
+    }
     const paragraph = this.stack[this.stack.length - 1];
+    // A deleted paragraph mark (not one inside the old properties a formatting change records, skipped above).
     if (name === w.del && this.pPrDepth > 0 && paragraph) paragraph.joinsNext = true;
-    if (this.skipping > 0 || name === w.del || name === w.moveFrom || name === w.choice || name === w.sdtPr ||
-      name === w.pPrChange || name === w.rPrChange) {
+    if (name === w.del || name === w.moveFrom || name === w.choice || name === w.sdtPr || name === w.pPrChange || name === w.rPrChange) {
       this.skipping++;
       return;
     }
