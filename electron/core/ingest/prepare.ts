@@ -72,8 +72,9 @@ export type FileOutcome =
  *    (`@types/node`); HTML permalink anchors (`#`, `¶`, headerlink…) and copy buttons/widgets add no text.
  * 9: identifiers also give the joined names inside them whole (`worker_threads` of `node:worker_threads` and of
  *    the path `api/worker_threads.md`, `e_conn_reset` of `errors.E_CONN_RESET`; text/tokenize.ts addSegments).
+ * 10: British spellings indexed as American ones (`tumour` as `tumor`, text/spelling.ts).
  */
-export const PAGE_FORMAT = 9;
+export const PAGE_FORMAT = 10;
 
 const SKIP_REASONS = new Set(['binary', 'unsupported', 'too_large', 'empty']);
 

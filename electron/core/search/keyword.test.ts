@@ -169,6 +169,19 @@ describe('hyphenated words: searched by their words, like plain BM25', () => {
   });
 });
 
+describe('British and American spellings', () => {
+  // A reader who types one spelling finds the other: SciFact claims say "tumour" of abstracts that say
+  // "tumor", and "ischemic" of abstracts that say "ischaemic".
+  const NOTES_BY_SPELLING = ['haemorrhage after ischaemic stroke', 'the tumour colour under the microscope', 'randomised trial centres', 'lunch menu'];
+
+  it.each([
+    ['hemorrhage', 1], ['ischemic stroke', 1], ['tumor color', 2], ['randomized trial centers', 3],
+    ['haemorrhage', 1], ['tumour', 2],
+  ] as const)('finds the note for %s', (query, chunk) => {
+    expect(keywordSearch(kbOf(NOTES_BY_SPELLING), query, 10, null).map((h) => h.chunkId)).toEqual([chunk]);
+  });
+});
+
 describe('section evidence', () => {
   // Chunk 1 and chunk 3 both say "lighthouse keeper"; only chunk 1's section goes on to the harbour.
   const PAGES = [['the lighthouse keeper wrote', 'the harbour master came'], ['the lighthouse keeper'], ['cats'], ['dogs']];
@@ -200,9 +213,10 @@ describe('section evidence', () => {
     const withSections = keywordSearch(db, 'lighthouse harbour', 1, null);
     expect(alone.map((h) => h.chunkId)).toEqual([91]);
     expect(withSections.map((h) => h.chunkId)).toEqual([91]);
-    const section = db.prepare(`SELECT -bm25(sections_fts, 1, 2) FROM sections_fts WHERE sections_fts MATCH '"lighthous" OR "harbour"' AND rowid = 4`).pluck().get() as number;
+    const match = toIndexText('lighthouse harbour').split(' ').map((t) => `"${t}"`).join(' OR ');
+    const section = db.prepare(`SELECT -bm25(sections_fts, 1, 2) FROM sections_fts WHERE sections_fts MATCH ? AND rowid = 4`).pluck().get(match) as number;
     expect(section).toBeGreaterThan(0.1);
-    const ranked = db.prepare(`SELECT rowid FROM sections_fts WHERE sections_fts MATCH '"lighthous" OR "harbour"' ORDER BY bm25(sections_fts, 1, 2)`).pluck().all();
+    const ranked = db.prepare(`SELECT rowid FROM sections_fts WHERE sections_fts MATCH ? ORDER BY bm25(sections_fts, 1, 2)`).pluck().all(match);
     expect(ranked).toEqual([1, 2, 3, 4]);
     expect(withSections[0]!.score).toBeCloseTo(alone[0]!.score + 10 * section, 9);
   });

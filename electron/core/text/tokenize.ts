@@ -9,7 +9,8 @@
  * - Identifiers (`E_CONN_RESET`, `v1/chat`, `api-gateway`, `getUserName`) are kept whole AND split
  *   into parts, so a search for the exact code ranks first while a search for one part still finds it.
  *   The joined names inside a longer identifier are kept whole too (`worker_threads` of `node:worker_threads`).
- * - Plain English words are Porter-stemmed (`connections` → `connect`).
+ * - Plain English words are Porter-stemmed (`connections` → `connect`), British spellings first made
+ *   American (`tumours` → `tumor`, spelling.ts).
  * - Emoji, symbols and punctuation are dropped.
  *
  * Every token consists only of letters, digits and {@link TOKEN_CHARS}, so FTS5's `unicode61`
@@ -22,6 +23,7 @@
  */
 import { stemmer } from 'stemmer';
 import { tokensOfRuns } from './cjk-runs';
+import { americanSpelling } from './spelling';
 
 /**
  * Characters, besides letters and digits, that may occur inside a token. They only ever occur
@@ -113,7 +115,7 @@ function stemAt(text: string, start: number, end: number, hash: number): string 
   const known = stemWords[slot];
   if (known !== undefined && known.length === end - start && text.startsWith(known, start)) return stemResults[slot]!;
   const word = start === 0 && end === text.length ? text : text.slice(start, end);
-  const stemmed = stemmer(word);
+  const stemmed = stemmer(americanSpelling(word));
   stemWords[slot] = word;
   stemResults[slot] = stemmed;
   return stemmed;
