@@ -55,14 +55,16 @@ const lastTerms = new WeakMap<Database.Database, { key: string; terms: KeywordTe
 /**
  * The query's search terms. An identifier is searched as its whole form only when the knowledge
  * base holds it, so a page with `E_CONN_RESET` is never outranked by pages that merely say "reset";
- * only when the whole is absent do its parts stand in, and the word is named in `noExactMatch`.
+ * a name it holds only as another language spells it is searched so (`E_CONN_RESET` as Node's
+ * `ECONNRESET`, `maxRetries` as `max_retries`); only when no spelling is there do its parts stand in,
+ * and the word is named in `noExactMatch`.
  * A hyphenated compound is searched as its words (see queryWords), and whole among `names` when the
  * knowledge base holds it; it is named in `noExactMatch` when no chunk holds its words in a row
  * (`CVE-2024-3094` on a folder with only CVE-2024-1234).
  */
 export function keywordTerms(db: Database.Database, query: string): KeywordTerms {
   const words = queryWords(query);
-  const looked = words.flatMap((w) => [...(w.identifier ? [w.term] : []), ...(w.compound ? [w.compound.term] : [])]);
+  const looked = words.flatMap((w) => [...(w.identifier ? [w.term, ...(w.spellings ?? [])] : []), ...(w.compound ? [w.compound.term] : [])]);
   const stats = termStats(db, looked);
   const key = `${stats.version}\u0000${query}`;
   const last = lastTerms.get(db);
@@ -73,8 +75,11 @@ export function keywordTerms(db: Database.Database, query: string): KeywordTerms
   const missing: { text: string; at: number }[] = [];
   const compounds = new Map<string, { text: string; phrase: string[]; at: number }>();
   words.forEach((word, at) => {
-    const held = !word.identifier || stats.df(word.term) > 0;
-    if (held || word.parts.length === 0) terms.add(word.term);
+    // A name the knowledge base holds only as another language spells it (`ECONNRESET`, `max_retries`) is held so.
+    const other = word.identifier && stats.df(word.term) === 0 ? word.spellings?.find((s) => stats.df(s) > 0) : undefined;
+    const spelling = other ?? word.term;
+    const held = !word.identifier || stats.df(spelling) > 0;
+    if (held || word.parts.length === 0) terms.add(spelling);
     if (!held) for (const part of word.parts) if (!terms.has(part)) terms.add(part), partial.add(part);
     const { compound } = word;
     if (!compound) {

@@ -113,6 +113,21 @@ describe('identifiers: the whole form first, and saying when it is absent', () =
     expect(keywordSearch(db, 'worker_threads', 10, null).map((h) => h.chunkId)).toEqual([6]);
   });
 
+  it('finds a name as another language spells it when the knowledge base lacks the spelling typed', () => {
+    // Node writes ECONNRESET, Python max_retries, JavaScript maxRetries: one name, three spellings.
+    const db = kbOf([...PART_NOTES, 'the socket emits ECONNRESET when the peer resets', 'retry up to max_retries times']);
+    expect(keywordTerms(db, 'E_CONN_RESET')).toEqual({ terms: ['econnreset'], names: [], noExactMatch: [], weak: [], partial: [] });
+    expect(keywordSearch(db, 'E_CONN_RESET', 10, null).map((h) => h.chunkId)).toEqual([4]);
+    expect(keywordTerms(db, 'maxRetries')).toEqual({ terms: ['max_retries'], names: [], noExactMatch: [], weak: [], partial: [] });
+    expect(keywordSearch(db, 'maxRetries', 10, null).map((h) => h.chunkId)).toEqual([5]);
+    const js = kbOf([...PART_NOTES, 'const maxRetries = 5;']);
+    expect(keywordSearch(js, 'max_retries', 10, null).map((h) => h.chunkId)).toEqual([4]);
+    // The spelling typed, when held, is searched alone: another spelling does not dilute it.
+    const both = kbOf(['const maxRetries = 5;', 'retry up to max_retries times']);
+    expect(keywordTerms(both, 'max_retries').terms).toEqual(['max_retries']);
+    expect(keywordSearch(both, 'maxRetries', 10, null).map((h) => h.chunkId)).toEqual([1]);
+  });
+
   it('names every absent identifier-like word, and no plain word', () => {
     const db = kbOf(['ENOSPC means the disk is full', 'see v1/chat']);
     expect(keywordTerms(db, 'ENOSPC EPERM v1/chat v2/chat dLNs lunch').noExactMatch).toEqual(['EPERM', 'v2/chat', 'dLNs']);

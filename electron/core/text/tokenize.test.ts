@@ -239,6 +239,13 @@ describe('queryWords', () => {
     expect(words('step_10_20')).toEqual([['step_10_20', 'step_10_20', 'step', true]]);
   });
 
+  it('gives an identifier the spellings other languages give its name', () => {
+    const spellings = (q: string) => queryWords(q).map((w) => w.spellings ?? []);
+    expect(spellings('E_CONN_RESET max_retries maxRetries getHTTPResponse')).toEqual([['econnreset'], ['maxretries'], ['max_retries'], ['get_http_response']]);
+    // None for a name with no other spelling, a code with other connectors, or a plain word.
+    expect(spellings('ECONNRESET sha256 v1.2 v2/auth/token step__10 _private reset')).toEqual([[], [], [], [], [], [], []]);
+  });
+
   it('marks codes without connectors as identifiers, and plain words as words', () => {
     expect(words('ENOSPC sha256 OOMKilled the connections')).toEqual([
       ['ENOSPC', 'enospc', '', true], ['sha256', 'sha256', '', true], ['OOMKilled', 'oomkilled', 'oom kill', true],

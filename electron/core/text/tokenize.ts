@@ -433,6 +433,13 @@ export interface QueryWord {
   /** True for a word a person types as an exact name: a code, path, camelCase or mixed letters and digits. */
   identifier: boolean;
   /**
+   * For an identifier, the same name as other languages spell it, as index tokens: a snake_case name run
+   * together (`econnreset` of `E_CONN_RESET`, as Node writes it; `maxretries`, as camelCase `maxRetries`
+   * is held whole) and a camelCase name in snake_case (`max_retries` of `maxRetries`). They stand in for
+   * the whole when the knowledge base holds only another spelling.
+   */
+  spellings?: string[];
+  /**
    * For a word of a hyphenated compound (`T-cell`, `tissue-resident`, `CVE-2024-3094`): the compound as
    * typed, its whole index token (`t-cell`), and the index tokens of its words in order, which every
    * chunk that holds it, written with hyphens or with spaces, holds as a phrase.
@@ -455,7 +462,21 @@ const HYPHEN_COMPOUND = /^[\p{L}\p{N}\p{M}]+(?:-+[\p{L}\p{N}\p{M}]+)+$/u;
 /** One word without hyphens (a plain word or a code), with its index term and usable parts. */
 function queryWord(text: string, tokens: string[]): QueryWord {
   const parts = tokens.slice(1).filter((p) => p.length > 1 && !DIGITS_ONLY.test(p));
-  return { text, term: tokens[0]!, parts, identifier: looksLikeName(text, tokens) };
+  const identifier = looksLikeName(text, tokens);
+  const spellings = identifier ? otherSpellings(text, tokens[0]!) : [];
+  return { text, term: tokens[0]!, parts, identifier, ...(spellings.length > 0 ? { spellings } : {}) };
+}
+
+/** A snake_case name: letters and digits joined by single underscores, starting with a letter. */
+const SNAKE_NAME = /^\p{L}[\p{L}\p{N}]*(?:_[\p{L}\p{N}]+)+$/u;
+/** A camelCase name without connectors (`maxRetries`, `getHTTPResponse`), not an acronym alone. */
+const CAMEL_NAME = /^\p{L}[\p{L}\p{N}]*$/u;
+
+/** See QueryWord.spellings: `term` is the word's whole index token. */
+function otherSpellings(text: string, term: string): string[] {
+  if (SNAKE_NAME.test(term)) return [term.replaceAll('_', '')];
+  const parts = CAMEL_NAME.test(text) ? camelParts(text) : null;
+  return parts ? [fold(parts.join('_'))] : [];
 }
 
 /**
