@@ -1,13 +1,17 @@
 /**
  * A knowledge base indexed by an older page format (titles, chunks) is indexed again on the next
- * run even though no file changed; once it has been, runs skip unchanged files as before.
+ * run even though no file changed; once it has been, runs skip unchanged files as before. Files that
+ * failed are read again once when a parser has been fixed since (PARSER_FIXES), and only then.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dataPaths } from '../base/paths';
 import type { Sift } from '../sift';
 import { tempDir } from '../testing/temp';
-import { PAGE_FORMAT } from './prepare';
+import { PAGE_FORMAT, PARSER_FIXES } from './prepare';
+import { buildPdf } from './parse/fixtures';
 import { call, makeKb, openCore, writeFiles } from './testing/fixtures';
 
 let sift: Sift | null = null;
@@ -75,5 +79,49 @@ describe('page format', () => {
     } finally {
       after.close();
     }
+  });
+
+  it('reads a file that failed before a parser fix again once, and a failed file otherwise not at all', async () => {
+    const root = tempDir();
+    const good = buildPdf([['Lighthouse keeper log.'], ['The lamp was lit at dusk.']]);
+    const file = path.join(root, 'log.pdf');
+    // The scan reads a file again when its size or time moved: the two versions share both, so only
+    // the rule under test can make a run read the good bytes (as a fixed parser would the same bytes).
+    const when = new Date('2026-01-02T03:04:05Z');
+    const put = (bytes: Buffer) => {
+      fs.writeFileSync(file, bytes);
+      fs.utimesSync(file, when, when);
+    };
+    put(Buffer.alloc(good.length, 0x20));
+    writeFiles(root, { 'notes.md': '# Notes\n\nThe keeper wrote.\n' });
+    const dataDir = tempDir();
+    sift = openCore(dataDir);
+    const kb = await makeKb(sift, 'Log', [root]);
+    const first = await sift.ingest(kb);
+    expect([first.filesIndexed, first.filesFailed]).toEqual([1, 1]);
+    const fixes = (db: Database.Database) => db.prepare(`SELECT value FROM kb_meta WHERE key = 'parser_fixes'`).pluck().get();
+    const meta = (change?: (db: Database.Database) => void) => {
+      const db = new Database(dataPaths(dataDir).kbDb(kb));
+      try {
+        change?.(db);
+        return fixes(db);
+      } finally {
+        db.close();
+      }
+    };
+    expect(meta()).toBe(String(PARSER_FIXES));
+
+    put(good);
+    const again = await sift.ingest(kb);
+    expect([again.filesIndexed, again.filesFailed]).toEqual([0, 1]);
+    expect((await titles(sift, kb))['wiki/log.pdf']).toBeUndefined();
+
+    // What a Sift before the last parser fix left behind: its failures, and no fixes recorded.
+    meta((db) => db.prepare(`DELETE FROM kb_meta WHERE key = 'parser_fixes'`).run());
+    const fixed = await sift.ingest(kb);
+    expect([fixed.filesIndexed, fixed.filesFailed]).toEqual([1, 0]);
+    expect((await call(sift, 'pages.get', { kb, path: 'wiki/log.pdf' })).text).toBe('Lighthouse keeper log.\n\nThe lamp was lit at dusk.');
+    expect(meta()).toBe(String(PARSER_FIXES));
+    expect((await sift.ingest(kb)).filesIndexed).toBe(0);
   });
 });

@@ -76,6 +76,15 @@ export type FileOutcome =
  */
 export const PAGE_FORMAT = 10;
 
+/**
+ * Raised when a parser can read files it failed on before (a fix in it or in a library it uses): a knowledge
+ * base then reads its failed files again once, unchanged ones too. A file that fails again stays failed
+ * until it changes, so a broken file costs one more try, not one on every run. What each value fixed:
+ * 1: pdf.js 5.4.624 kept one page count per thread, the last opened document's, so a PDF read while a
+ *    shorter one was open in the same ingest worker failed with "Invalid page request" (mozilla/pdf.js#20629).
+ */
+export const PARSER_FIXES = 1;
+
 const SKIP_REASONS = new Set(['binary', 'unsupported', 'too_large', 'empty']);
 
 /** Why a link out of its folder is not read (the scan says the same). */

@@ -12,7 +12,7 @@ import type { Embedder } from '../embed/embedder';
 import type { FileResult } from './batch';
 import { documentAt, documentsOf, removeDocument, storedFolders, writeProblem, type StoredDocument } from './page-store';
 import { kindOf } from './parse/kinds';
-import { PAGE_FORMAT, pagePathOf, type FileJob } from './prepare';
+import { PAGE_FORMAT, PARSER_FIXES, pagePathOf, type FileJob } from './prepare';
 import { folderRules, isExcludedPath } from './rules';
 import { scanFolder } from './scan';
 import { countOcrPage, type RunCounters } from './status';
@@ -79,9 +79,17 @@ function pagesCurrent(db: Database.Database): boolean {
 }
 
 function recordPageFormat(db: Database.Database): void {
-  const upsert = `INSERT INTO kb_meta (key, value) VALUES ('page_format', ?)
-                  ON CONFLICT (key) DO UPDATE SET value = excluded.value`;
-  db.prepare(upsert).run(String(PAGE_FORMAT));
+  recordMeta(db, 'page_format', PAGE_FORMAT);
+}
+
+function recordMeta(db: Database.Database, key: string, value: number): void {
+  const upsert = `INSERT INTO kb_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`;
+  db.prepare(upsert).run(key, String(value));
+}
+
+/** True when the knowledge base's failed files were last read with every parser fix there is (see PARSER_FIXES). */
+function failuresCurrent(db: Database.Database): boolean {
+  return db.prepare(`SELECT value FROM kb_meta WHERE key = 'parser_fixes'`).pluck().get() === String(PARSER_FIXES);
 }
 
 /**
@@ -91,6 +99,7 @@ function recordPageFormat(db: Database.Database): void {
 export async function runFull(deps: RunDeps): Promise<void> {
   const { db, counters: c } = deps;
   const current = pagesCurrent(db);
+  const failuresRead = failuresCurrent(db);
   c.state = 'scanning';
   deps.progress(true);
   const folderPaths = new Set(deps.folders.map((f) => f.path));
@@ -115,7 +124,7 @@ export async function runFull(deps: RunDeps): Promise<void> {
     }
     const { files, skipped } = scanned;
     const stored = documentsOf(db, folder.path);
-    const reread = ocrRereads(db, folder.path, deps.options);
+    const reread = new Set([...ocrRereads(db, folder.path, deps.options), ...(failuresRead ? [] : failedFiles(db, folder.path))]);
     const seen = new Set<string>();
     for (const s of skipped) {
       seen.add(s.relPath);
@@ -138,6 +147,7 @@ export async function runFull(deps: RunDeps): Promise<void> {
   await indexAll(deps, jobs);
   if (deps.kbGone?.()) return;
   if (!current && !deps.signal.aborted && c.error === null) recordPageFormat(db);
+  if (!failuresRead && !deps.signal.aborted && c.error === null) recordMeta(db, 'parser_fixes', PARSER_FIXES);
   // Only a run that saw every folder knows which bytes the knowledge base holds.
   if (!deps.signal.aborted && c.error === null) pruneOcrCache(db, ocrModelId());
   await embedPending(deps);
@@ -163,6 +173,11 @@ export async function runFiles(deps: RunDeps, folder: Folder, relPaths: string[]
   const known = (rel: string) => (current ? documentAt(deps.db, folder.path, rel) : undefined);
   await indexAll(deps, wanted.map((rel) => jobFor(folder, rel, deps.options, known(rel), 0)));
   await embedPending(deps);
+}
+
+/** Files of a folder that failed, to read again once a parser can read what it could not (see PARSER_FIXES). */
+function failedFiles(db: Database.Database, folder: string): string[] {
+  return db.prepare(`SELECT rel_path FROM documents WHERE folder = ? AND status = 'failed'`).pluck().all(folder) as string[];
 }
 
 /**

@@ -46,6 +46,21 @@ describe('parsePdf', () => {
     expect((await parsePdf(buildPdf([['x']], { title: '  ' }))).title).toBeNull();
   });
 
+  it('reads every page of a PDF while another, shorter one is open in the same thread', async () => {
+    // pdf.js 5.4.624 kept one page count per thread, the last opened document's: a 36-page manual read
+    // while a 17-page one was open failed at page 18 with "Invalid page request" (mozilla/pdf.js#20629),
+    // as an ingest worker holding two batches does.
+    const long = Array.from({ length: 30 }, (_, i) => [`Long page ${i + 1}.`]);
+    const shorts = async () => {
+      const texts: string[] = [];
+      for (let i = 0; i < 10; i++) texts.push((await parsePdf(buildPdf([[`Short ${i}.`]]))).text);
+      return texts;
+    };
+    const [doc, texts] = await Promise.all([parsePdf(buildPdf(long)), shorts()]);
+    expect(doc.pages!.map((p) => doc.text.slice(p.start, p.end))).toEqual(long.map((l) => l[0]));
+    expect(texts).toEqual(Array.from({ length: 10 }, (_, i) => `Short ${i}.`));
+  });
+
   it('does not take ownership of the caller’s buffer', async () => {
     const bytes = buildPdf([['still here']]);
     await parsePdf(bytes);
