@@ -330,3 +330,39 @@ describe('function words', () => {
     expect(FUNCTION_WORDS).not.toContain('not');
   });
 });
+
+describe('phrases', () => {
+  // Debian's docs: a short Perl example with the words apart outranked Valgrind's "Invalid read of size 4".
+  const APART = 'if bytes_read != 4 then die with invalid packet and read the pkt_size again';
+  const PHRASE =
+    'Illegal read / Illegal write errors. For example: Invalid read of size 4 at 0x40F6BBCC: (within /usr/lib/libpng.so) ' +
+    'by 0x40F6B804: (within /usr/lib/libpng.so). This happens when your program reads or writes memory at a place ' +
+    'which Memcheck reckons it should not. In this example, the program did a 4-byte read at an address in a library.';
+  const OTHERS = ['invalid size of the read buffer: 4 bytes', 'read size 4, invalid', 'the log rotates daily'];
+
+  it('puts the chunk holding the query as written above chunks with its words apart', () => {
+    const db = kbOf([APART, PHRASE, ...OTHERS]);
+    const order = keywordSearch(db, 'Invalid read of size 4', 10, null).map((h) => h.chunkId);
+    expect(order[0]).toBe(2);
+    // the rest keep their order by bm25: the short chunks with the words apart next
+    expect(order.slice(1)).toEqual(keywordSearch(db, 'Invalid read size 4 of', 10, null).map((h) => h.chunkId).filter((id) => id !== 2));
+  });
+
+  it('finds the chunk holding the phrase when bm25 leaves it out of the candidates', () => {
+    const db = kbOf([APART, ...OTHERS, PHRASE]);
+    expect(keywordSearch(db, 'invalid read size 4', 1, null).map((h) => h.chunkId)).not.toEqual([5]);
+    expect(keywordSearch(db, 'Invalid read of size 4', 1, null).map((h) => h.chunkId)).toEqual([5]);
+    // inside a scope that leaves it out, it is not found
+    const pageOf = (chunk: number) => db.prepare('SELECT page_id FROM chunks WHERE id = ?').pluck().get(chunk) as number;
+    const scope = [pageOf(1), pageOf(2)];
+    const inScope = keywordSearch(db, 'Invalid read of size 4', 1, scope).map((h) => h.chunkId);
+    expect(inScope).toHaveLength(1);
+    expect(inScope).toEqual(keywordSearch(db, 'invalid read size 4', 1, scope).map((h) => h.chunkId));
+  });
+
+  it('takes the quoted words as the phrase', () => {
+    const db = kbOf(['the write was invalid, so the heap block moved', 'Invalid write of size 8 past a heap block', 'heap block heap block']);
+    expect(keywordSearch(db, 'heap block "invalid write"', 10, null)[0]!.chunkId).toBe(2);
+    expect(keywordSearch(db, 'heap block invalid write', 10, null)[0]!.chunkId).not.toBe(2);
+  });
+});

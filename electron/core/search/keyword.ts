@@ -4,17 +4,21 @@
  * through the same tokenizer as the index; every term is quoted (so `v1.2-beta` or `v1/chat` is one
  * term, not FTS5 syntax) and terms are ORed. An identifier is searched whole when the knowledge base
  * has it, by its parts only when it does not; a hyphenated compound by its words (keyword-terms.ts).
+ * Chunks holding the query as written, or its quoted words, come first (phrases.ts).
  *
  * Cost is what bm25 costs per chunk it scores, so in a large knowledge base only the distinctive
  * terms choose which chunks are scored; common ones add to those chunks' scores without making every
  * chunk that holds them a candidate. A search runs a fixed number of statements whatever the query's
- * length: at most three for the chunks, three for their sections, one for page titles and one for texts.
+ * length: at most three for the chunks, three for their sections, one for page titles and one for texts,
+ * and for a query of three words or more one for its phrase (and three more when chunks holding it were not
+ * among the best).
  */
 import type Database from 'better-sqlite3';
 import { cached } from '../store/statements';
 import type { StageHit } from './fusion';
 import { keywordTerms, matchExpression, stageTerms, type StageTerms } from './keyword-terms';
 import { textOrdersPages, type ScoredHit } from './own-terms';
+import { phraseChunks, queryPhrases } from './phrases';
 
 export {
   COMMON_TERM_SHARE, COMMON_TERMS_FROM, distinctiveTerms, FUNCTION_TERMS, FUNCTION_WORDS, keywordTerms, matchesTitle,
@@ -136,7 +140,10 @@ export function keywordSearch(
   if (chunkMatches.length === 0) return [];
   const weight = options.sectionWeight ?? SECTION_WEIGHT;
   const count = limit * (options.candidateFactor ?? CANDIDATE_FACTOR);
-  const hits = bestOf(chunkMatches.map((m) => weighted(bestChunks(db, m.match, count, pageIds), m.weight)), count, (h) => h.chunkId);
+  const best = bestOf(chunkMatches.map((m) => weighted(bestChunks(db, m.match, count, pageIds), m.weight)), count, (h) => h.chunkId);
+  // Chunks holding the query as a phrase (phrases.ts) come first, found among all chunks, not only the best.
+  const phrased = new Set(phraseChunks(db, queryPhrases(query), count, pageIds));
+  const hits = [...best, ...rowsOf(db, chunkMatches, [...phrased].filter((id) => !best.some((h) => h.chunkId === id)))];
   // Section evidence is the text's: names are searched in titles and paths only (see KeywordTerms).
   const sectionMatches = weight === 0 ? [] : expressions(terms, false);
   const sections = sectionScores(db, sectionMatches, [...new Set(hits.map((h) => h.sectionId))], options);
@@ -146,8 +153,10 @@ export function keywordSearch(
   });
   const allTerms = [...terms.choosing, ...terms.scoring, ...terms.partial];
   const ranked = options.textOrdersPage ?? true ? textOrdersPages(db, allTerms, scored) : scored;
+  // Above every other chunk, in their own order (after the order within pages, which moves scores between chunks).
+  const above = phrased.size > 0 ? Math.max(...ranked.map((h) => h.score)) : 0;
   return ranked
-    .map(({ chunkId, score }) => ({ chunkId, score }))
+    .map(({ chunkId, score }) => ({ chunkId, score: phrased.has(chunkId) ? score + above : score }))
     .sort((a, b) => b.score - a.score || a.chunkId - b.chunkId)
     .slice(0, limit);
 }
@@ -167,6 +176,21 @@ function bestChunks(db: Database.Database, match: string, count: number, pageIds
                JOIN chunks c ON c.id = h.chunkId ORDER BY h.score DESC, h.chunkId`;
   const params: unknown[] = pageIds ? [match, JSON.stringify(pageIds), count] : [match, count];
   return cached(db, sql).all(...params) as PlacedHit[];
+}
+
+/**
+ * The rows `ids` as bestChunks scores them for the expressions (chunks holding a phrase of the query that
+ * were not among the best): at most one statement per expression, scoring only those rows (see sectionScores).
+ */
+function rowsOf(db: Database.Database, matches: Expression[], ids: number[]): PlacedHit[] {
+  if (ids.length === 0) return [];
+  const { body, title, path } = KEYWORD_WEIGHTS;
+  const sql = `SELECT h.chunkId, h.score, h.text, c.section_id AS sectionId, c.page_id AS pageId
+               FROM (SELECT rowid AS chunkId, -bm25(chunks_fts, ${body}, ${title}, ${path}) AS score, -bm25(chunks_fts, 1, 0, 0) AS text
+                     FROM chunks_fts WHERE chunks_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))) h
+               JOIN chunks c ON c.id = h.chunkId`;
+  const list = JSON.stringify(ids);
+  return matches.flatMap((m) => weighted(cached(db, sql).all(m.match, list) as PlacedHit[], m.weight));
 }
 
 /**
