@@ -35,7 +35,9 @@ Page digests:
 Search:
   search KB "QUERY" [--top-k N] [--mode hybrid|keyword|vector] [--json]
                               hybrid keyword + vector search; passages with where they
-                              came from and why they were found
+                              came from and why they were found; a passage holding the
+                              query as written comes first, and words in double quotes
+                              are looked for in a row: sift search KB '"invalid write" heap'
     [--rewrite [--history "EARLIER QUESTION"]...] [--multi-query N] [--hyde]
     [--rerank llm|cross-encoder|none] [--model M] [--ollama-host URL]
                               LLM enhancements: rewrite a follow-up, search N phrasings,

@@ -36,7 +36,7 @@ const evidence = operations['evidence.get'].args.shape;
 const inputs = {
   search: {
     kb: search.kb.describe('knowledge base id or exact name (see list_knowledge_bases)'),
-    query: search.query.describe('what to look for; identifiers like E_CONN_RESET and Chinese words work'),
+    query: search.query.describe('what to look for; identifiers like E_CONN_RESET and Chinese words work; an error message pasted whole, or words in double quotes, finds the passages that hold them in a row first'),
     top_k: search.topK.describe('passages to return, 1–50 (default 5)'),
     mode: search.mode.describe('hybrid (default), keyword or vector'),
     scope: z.object({
