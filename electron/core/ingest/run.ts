@@ -71,8 +71,7 @@ export interface RunDeps {
  * One with no documents yet is current at once, so an interrupted first run resumes, not restarts.
  */
 function pagesCurrent(db: Database.Database): boolean {
-  const recorded = db.prepare(`SELECT value FROM kb_meta WHERE key = 'page_format'`).pluck().get();
-  if (recorded === String(PAGE_FORMAT)) return true;
+  if (metaIs(db, 'page_format', PAGE_FORMAT)) return true;
   if (db.prepare(`SELECT 1 FROM documents LIMIT 1`).get() !== undefined) return false;
   recordPageFormat(db);
   return true;
@@ -82,6 +81,11 @@ function recordPageFormat(db: Database.Database): void {
   recordMeta(db, 'page_format', PAGE_FORMAT);
 }
 
+/** True when the knowledge base records `value` under `key`. */
+function metaIs(db: Database.Database, key: string, value: number): boolean {
+  return db.prepare(`SELECT value FROM kb_meta WHERE key = ?`).pluck().get(key) === String(value);
+}
+
 function recordMeta(db: Database.Database, key: string, value: number): void {
   const upsert = `INSERT INTO kb_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value`;
   db.prepare(upsert).run(key, String(value));
@@ -89,7 +93,7 @@ function recordMeta(db: Database.Database, key: string, value: number): void {
 
 /** True when the knowledge base's failed files were last read with every parser fix there is (see PARSER_FIXES). */
 function failuresCurrent(db: Database.Database): boolean {
-  return db.prepare(`SELECT value FROM kb_meta WHERE key = 'parser_fixes'`).pluck().get() === String(PARSER_FIXES);
+  return metaIs(db, 'parser_fixes', PARSER_FIXES);
 }
 
 /**

@@ -19,6 +19,7 @@ import type { StageHit } from './fusion';
 import { keywordTerms, matchExpression, stageTerms, type StageTerms } from './keyword-terms';
 import { textOrdersPages, type ScoredHit } from './own-terms';
 import { phraseChunks, queryPhrases } from './phrases';
+import { chunkScopeClause } from './scope';
 
 export {
   COMMON_TERM_SHARE, COMMON_TERMS_FROM, distinctiveTerms, FUNCTION_TERMS, FUNCTION_WORDS, keywordTerms, matchesTitle,
@@ -161,19 +162,20 @@ export function keywordSearch(
     .slice(0, limit);
 }
 
-/** The pages filter of a chunk keyword query, or '' without a scope. */
-function scopeClause(pageIds: number[] | null): string {
-  return pageIds ? `AND rowid IN (SELECT id FROM chunks WHERE page_id IN (SELECT value FROM json_each(?)))` : '';
+/** A chunk row's bm25 with the column weights. */
+const CHUNK_BM25 = `bm25(chunks_fts, ${KEYWORD_WEIGHTS.body}, ${KEYWORD_WEIGHTS.title}, ${KEYWORD_WEIGHTS.path})`;
+
+/** PlacedHits of the `chunks_fts` rows that `where` (a MATCH with its filters, order and limit) selects. */
+function placedHits(where: string): string {
+  return `SELECT h.chunkId, h.score, h.text, c.section_id AS sectionId, c.page_id AS pageId
+          FROM (SELECT rowid AS chunkId, -${CHUNK_BM25} AS score, -bm25(chunks_fts, 1, 0, 0) AS text FROM chunks_fts
+                WHERE ${where}) h
+          JOIN chunks c ON c.id = h.chunkId`;
 }
 
 /** The best `count` chunks for a MATCH expression by weighted bm25, with their text's own bm25, section and page. */
 function bestChunks(db: Database.Database, match: string, count: number, pageIds: number[] | null): PlacedHit[] {
-  const { body, title, path } = KEYWORD_WEIGHTS;
-  const bm25 = `bm25(chunks_fts, ${body}, ${title}, ${path})`;
-  const sql = `SELECT h.chunkId, h.score, h.text, c.section_id AS sectionId, c.page_id AS pageId
-               FROM (SELECT rowid AS chunkId, -${bm25} AS score, -bm25(chunks_fts, 1, 0, 0) AS text FROM chunks_fts
-                     WHERE chunks_fts MATCH ? ${scopeClause(pageIds)} ORDER BY ${bm25} LIMIT ?) h
-               JOIN chunks c ON c.id = h.chunkId ORDER BY h.score DESC, h.chunkId`;
+  const sql = `${placedHits(`chunks_fts MATCH ? ${chunkScopeClause(pageIds)} ORDER BY ${CHUNK_BM25} LIMIT ?`)} ORDER BY h.score DESC, h.chunkId`;
   const params: unknown[] = pageIds ? [match, JSON.stringify(pageIds), count] : [match, count];
   return cached(db, sql).all(...params) as PlacedHit[];
 }
@@ -184,11 +186,7 @@ function bestChunks(db: Database.Database, match: string, count: number, pageIds
  */
 function rowsOf(db: Database.Database, matches: Expression[], ids: number[]): PlacedHit[] {
   if (ids.length === 0) return [];
-  const { body, title, path } = KEYWORD_WEIGHTS;
-  const sql = `SELECT h.chunkId, h.score, h.text, c.section_id AS sectionId, c.page_id AS pageId
-               FROM (SELECT rowid AS chunkId, -bm25(chunks_fts, ${body}, ${title}, ${path}) AS score, -bm25(chunks_fts, 1, 0, 0) AS text
-                     FROM chunks_fts WHERE chunks_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))) h
-               JOIN chunks c ON c.id = h.chunkId`;
+  const sql = placedHits(`chunks_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))`);
   const list = JSON.stringify(ids);
   return matches.flatMap((m) => weighted(cached(db, sql).all(m.match, list) as PlacedHit[], m.weight));
 }

@@ -18,6 +18,7 @@ import { loadPages } from './passages';
 import { hasWords } from '../text/chunk';
 import { isCjkToken, queryWords, tokenize } from '../text/tokenize';
 import { FUNCTION_TERMS } from './keyword-terms';
+import { chunkScopeClause } from './scope';
 
 /** Words a query needs before it is searched as a phrase unquoted: two words together are too common to
  *  prefer a chunk for (`hang up`, `read size`); three or more written as the query writes them are a quote. */
@@ -64,9 +65,8 @@ function phraseMatch(phrases: string[][]): string {
  */
 export function phraseChunks(db: Database.Database, phrases: string[][], count: number, pageIds: number[] | null): number[] {
   if (phrases.length === 0) return [];
-  const scope = pageIds ? `AND rowid IN (SELECT id FROM chunks WHERE page_id IN (SELECT value FROM json_each(?)))` : '';
   const sql = `SELECT c.id, c.page_id, c.start, c.end FROM
-                 (SELECT rowid AS id, rank FROM chunks_fts WHERE chunks_fts MATCH ? ${scope} ORDER BY rank LIMIT ?) h
+                 (SELECT rowid AS id, rank FROM chunks_fts WHERE chunks_fts MATCH ? ${chunkScopeClause(pageIds)} ORDER BY rank LIMIT ?) h
                JOIN chunks c ON c.id = h.id ORDER BY h.rank`;
   const match = phraseMatch(phrases);
   const limit = Math.min(count, PHRASE_CHUNKS);

@@ -38,3 +38,11 @@ export function pagesInScope(db: Database.Database, scope: SearchScope | undefin
   const sql = `SELECT p.id FROM pages p JOIN documents d ON d.id = p.document_id WHERE ${where.join(' AND ')}`;
   return db.prepare(sql).pluck().all(...params) as number[];
 }
+
+/**
+ * The scope filter of a query on the chunk keyword index (`chunks_fts`, whose rowid is the chunk id): a
+ * clause to append after its MATCH, taking `pageIds` as one JSON parameter; '' without a scope.
+ */
+export function chunkScopeClause(pageIds: number[] | null): string {
+  return pageIds ? `AND rowid IN (SELECT id FROM chunks WHERE page_id IN (SELECT value FROM json_each(?)))` : '';
+}
