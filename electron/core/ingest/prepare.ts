@@ -73,8 +73,10 @@ export type FileOutcome =
  * 9: identifiers also give the joined names inside them whole (`worker_threads` of `node:worker_threads` and of
  *    the path `api/worker_threads.md`, `e_conn_reset` of `errors.E_CONN_RESET`; text/tokenize.ts addSegments).
  * 10: British spellings indexed as American ones (`tumour` as `tumor`, text/spelling.ts).
+ * 11: HTML manuals without the bars that move between their pages (Texinfo's "Next: …, Previous: …, Up: …",
+ *    DocBook's Prev/Up/Home/Next tables) and without elements of role="navigation" (parse/html.ts).
  */
-export const PAGE_FORMAT = 10;
+export const PAGE_FORMAT = 11;
 
 /**
  * Raised when a parser can read files it failed on before (a fix in it or in a library it uses): a knowledge

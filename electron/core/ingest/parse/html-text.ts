@@ -11,6 +11,14 @@ const CJK_LINE_BREAK = new RegExp(`([${CJK}])[ \\t\\f]*\\n[ \\t\\n\\f]*(?=[${CJK
 /** Runs of HTML whitespace, plus no-break spaces (mostly `&nbsp;` used for layout). */
 const WHITESPACE = /[ \t\n\f\r\u00a0]+/g;
 
+/** Where the writer stood at a block's start (see TextWriter.mark). */
+export interface WriterMark {
+  readonly pieces: number;
+  readonly length: number;
+  readonly pending: number;
+  readonly headings: number;
+}
+
 /**
  * Accumulates the text of a page; every method keeps the text free of doubled spaces and stray blank
  * lines. The text is kept as pieces with its last character and trailing spaces known, so no write
@@ -71,6 +79,29 @@ export class TextWriter {
     this.flush();
     this.write(text);
     this.boundary(2);
+  }
+
+  /**
+   * A point to go back to: `rollback(mark)` forgets all written after it. Called at a block's start,
+   * after its boundary: the spaces a pending boundary would trim go now, so later trims cannot reach
+   * below the mark.
+   */
+  mark(): WriterMark {
+    if (this.pending > 0) this.trimTrailingSpaces();
+    return { pieces: this.pieces.length, length: this.length, pending: this.pending, headings: this.headings.length };
+  }
+
+  /** Forget what was written since `mark` (a navigation bar, once its end shows it is one). */
+  rollback(mark: WriterMark): void {
+    this.pieces.length = mark.pieces;
+    this.length = mark.length;
+    this.pending = mark.pending;
+    this.headings.length = mark.headings;
+  }
+
+  /** Characters written since `mark`. */
+  writtenSince(mark: WriterMark): number {
+    return this.length - mark.length;
   }
 
   /** The text written so far, without trailing spaces. */

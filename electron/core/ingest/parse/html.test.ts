@@ -22,6 +22,9 @@ describe('htmlToText', () => {
       '<nav>menu</nav><header>site</header><script>var x</script><style>p{}</style><noscript>js</noscript><aside>ad</aside><form><label>q</label></form><template>t</template><svg><text>s</text></svg><p>kept</p><footer>foot</footer>',
       'kept'],
     ['hidden elements are dropped', '<p>seen</p><p hidden>unseen</p>', 'seen'],
+    ['a skip link is dropped, an in-page link that says more is not',
+      '<a href="#main" class="skip-to-content">Skip to content</a><p id="main">See <a href="#intro">Skip the intro</a>.</p>',
+      'See Skip the intro.'],
     ['comments are dropped', '<p>a<!-- note -->b</p>', 'ab'],
     ['an article keeps its own header', '<header>site</header><article><header><h1>Post</h1></header><p>text</p></article>', 'Post\n\ntext'],
   ])('%s', (_label, body, text) => {
@@ -54,6 +57,67 @@ describe('htmlToText', () => {
     ['null without either', page('<h2>Two</h2>', ''), null],
   ])('title is %s', (_label, html, title) => {
     expect(htmlToText(html).title).toBe(title);
+  });
+});
+
+describe('htmlToText drops the bars that move between the pages of a manual', () => {
+  // Shaped as Texinfo 6/7 writes a node: a bar above (rel and letter accesskeys), a menu (accesskeys 1–9), a
+  // bar below whose links carry neither, but go to the pages the head's <link rel> name.
+  const texinfoHead =
+    '<title>Types</title><link href="Multiple-ABIs.html" rel="next"><link href="Simple-Example.html" rel="prev">' +
+    '<link href="Using-libffi.html" rel="up"><link href="Index.html" rel="index">';
+  const topBar =
+    '<div class="header"><p>Next: <a href="Multiple-ABIs.html" accesskey="n" rel="next">Multiple ABIs</a>, Previous: ' +
+    '<a href="Simple-Example.html" accesskey="p" rel="prev">Simple Example</a>, Up: <a href="Using-libffi.html" ' +
+    'accesskey="u" rel="up">Using libffi</a> &nbsp; [<a href="Index.html" rel="index">Index</a>]</p></div>';
+  const bottomBar =
+    '<div class="header"><p>Next: <a href="Multiple-ABIs.html">Multiple ABIs</a>, Previous: <a href="Simple-Example.html">' +
+    'Simple Example</a>, Up: <a href="Using-libffi.html">Using libffi</a> &nbsp; [<a href="Index.html" rel="index">Index</a>]</p></div>';
+
+  it('Texinfo: both bars go; the menu, and a sentence linking to the next page, stay', () => {
+    const body =
+      `<div class="section">${topBar}<hr><h3>2.3 Types</h3>` +
+      '<p>Types are described by <a href="Multiple-ABIs.html">the next section</a> as well.</p>' +
+      '<ul class="section-toc"><li><a href="Primitive-Types.html" accesskey="1">Primitive Types</a></li>' +
+      '<li><a href="Multiple-ABIs.html" accesskey="2">Multiple ABIs</a></li></ul>' +
+      `<hr>${bottomBar}</div>`;
+    const doc = htmlToText(page(body, texinfoHead));
+    expect(doc.text).toBe('2.3 Types\n\nTypes are described by the next section as well.\n\nPrimitive Types\nMultiple ABIs');
+    expect(doc.headings.map((h) => doc.text.slice(h.start, h.end))).toEqual(['2.3 Types']);
+  });
+
+  it('DocBook: the header and footer tables go, the second row with the neighbours\' titles too', () => {
+    const header =
+      '<div class="navheader"><table summary="Navigation header"><tr><th colspan="3">2. Using the core</th></tr><tr>' +
+      '<td><a accesskey="p" href="intro.html">Prev</a></td><th>Valgrind User Manual</th>' +
+      '<td><a accesskey="n" href="adv.html">Next</a></td></tr></table></div>';
+    const footer =
+      '<div class="navfooter"><table summary="Navigation footer"><tr><td><a accesskey="p" href="intro.html">Prev</a></td>' +
+      '<td><a accesskey="u" href="manual.html">Up</a></td><td><a accesskey="n" href="adv.html">Next</a></td></tr>' +
+      '<tr><td>1. Introduction</td><td><a accesskey="h" href="index.html">Home</a></td><td>3. Advanced Topics</td></tr>' +
+      '</table></div>';
+    const body = `${header}<div class="chapter"><h1>2. Using the core</h1><p>The core runs the program.</p></div>${footer}`;
+    expect(htmlToText(page(body)).text).toBe('2. Using the core\n\nThe core runs the program.');
+  });
+
+  it('an element with role="navigation" goes (Sphinx\'s related bar, Node\'s module list)', () => {
+    const body =
+      '<div class="related" role="navigation"><h3>Navigation</h3><ul><li><a href="genindex.html">index</a></li></ul></div>' +
+      '<div class="body"><p>Policy text.</p></div>';
+    expect(htmlToText(page(body)).text).toBe('Policy text.');
+  });
+
+  it.each([
+    ['one rel link inside a sentence', '<p>Read <a href="b.html" rel="next">the next part</a> about retries and back-off.</p>',
+      'Read the next part about retries and back-off.'],
+    ['moving links beside another link', '<p><a href="a.html" rel="prev">Back</a> | <a href="https://example.com/">site</a></p>',
+      'Back | site'],
+    ['a long block with moving links', `<div><a rel="prev" href="a.html">Prev</a> ${'words '.repeat(60)}<a rel="next" href="c.html">Next</a></div>`,
+      `Prev ${'words '.repeat(60)}Next`],
+    ['moving links around a heading', '<div><a rel="prev" href="a.html">Prev</a><h2>Title</h2><a rel="next" href="c.html">Next</a></div>',
+      'Prev\n\nTitle\n\nNext'],
+  ])('keeps %s', (_label, body, text) => {
+    expect(htmlToText(page(body)).text).toBe(text);
   });
 });
 

@@ -9,7 +9,7 @@
  */
 import { Parser } from 'htmlparser2';
 import type { Heading } from '../../store/page-model';
-import { TextWriter } from './html-text';
+import { TextWriter, type WriterMark } from './html-text';
 
 /** The text of an HTML document with its headings and title. */
 export interface HtmlText {
@@ -162,6 +162,29 @@ interface Frame {
   collected?: number;
   /** Length of the collected text when it opened (a `<pre>` inside a collection). */
   start: number;
+  /** For a block being written: what tells whether it is a navigation bar. */
+  bar?: Bar;
+  /** A link (`<a href>`) being written. */
+  link?: boolean;
+}
+
+/** A block being written, as far as telling a navigation bar goes (see PageReader.isNavigationBar). */
+interface Bar {
+  /** Where the writer stood when it opened. */
+  mark: WriterMark;
+  /** Links in it and in the blocks inside it that were kept: by their own `rel` or a letter `accesskey`, to a
+   *  page the head names `next`, `prev`… (`targets`), or other. */
+  navLinks: number;
+  targets: number;
+  otherLinks: number;
+  /** Blocks inside it that were navigation bars. */
+  bars: number;
+  /** It is a `<table>`. */
+  table: boolean;
+  /** Its text outside links, that of kept blocks inside it included (up to a bar's length). */
+  loose: string;
+  /** The block it is in. */
+  outer: Bar | null;
 }
 
 /** An event held back while the reader decides whether an element is page furniture. */
@@ -204,8 +227,9 @@ function widgetAtOpen(name: string, attribs: Attribs): 'yes' | 'no' | Held['test
  */
 function heldVerdict(held: Held, closed: boolean): boolean | null {
   if (held.test === 'link') {
-    if (!PERMALINK_TEXT.test(held.text)) return false;
-    return closed ? true : null;
+    if (PERMALINK_TEXT.test(held.text)) return closed ? true : null;
+    if (!SKIP_LINK_START.test(held.text) || held.text.length > WIDGET_TEXT_MAX) return false;
+    return closed ? SKIP_LINK.test(held.text) : null;
   }
   if (held.holdsCode || held.text.trim().length > WIDGET_TEXT_MAX) return false;
   return closed ? true : null;
@@ -225,6 +249,11 @@ class PageReader implements PageEvents {
   /** The first `<title>`'s text; `titleDepth` > 0 while inside it, -1 once it closed. */
   private title = '';
   private titleDepth = 0;
+  /** Pages the document's `<link rel="next|prev|up…">` name: a link to one of them moves through the manual. */
+  private readonly navTargets = new Set<string>();
+  /** The innermost block being written (see Bar), and how many links are open around the text. */
+  private bar: Bar | null = null;
+  private linkDepth = 0;
 
   constructor(private readonly root: number) {}
 
@@ -237,6 +266,7 @@ class PageReader implements PageEvents {
   }
 
   open(name: string, attribs: Attribs, ordinal: number): void {
+    if (name === 'link' && attribs.href && NAV_REL.test(attribs.rel ?? '')) this.navTargets.add(attribs.href);
     if (this.titleDepth > 0) this.titleDepth++;
     else if (this.titleDepth === 0 && name === 'title') this.titleDepth = 1;
     this.handle({ kind: 'open', name, attribs, ordinal });
@@ -290,8 +320,11 @@ class PageReader implements PageEvents {
     else if (event.kind === 'close') this.closeElement();
     else if (event.kind === 'text') {
       const mode = this.mode;
-      if (mode === 'write') this.writer.inline(event.data);
-      else if (mode === 'collect') this.collected += event.data;
+      if (mode === 'write') {
+        this.writer.inline(event.data);
+        const bar = this.bar;
+        if (bar && this.linkDepth === 0 && bar.loose.length <= NAV_BAR_TEXT_MAX) bar.loose += event.data;
+      } else if (mode === 'collect') this.collected += event.data;
     }
   }
 
@@ -316,7 +349,9 @@ class PageReader implements PageEvents {
       }
       return this.push(name, 'collect');
     }
-    if (DROPPED.has(name) || 'hidden' in attribs || this.isPageChrome(name)) return this.push(name, 'skip');
+    if (DROPPED.has(name) || 'hidden' in attribs || attribs.role === 'navigation' || this.isPageChrome(name)) {
+      return this.push(name, 'skip');
+    }
     if (name === 'br') {
       this.writer.lineBreak();
       return this.push(name, 'skip');
@@ -331,8 +366,17 @@ class PageReader implements PageEvents {
     }
     if (name === 'td' || name === 'th') this.writer.separator(' | ');
     const block = BLOCKS.get(name);
-    if (block) this.writer.boundary(block);
-    this.stack.push({ name, mode: 'write', block, start: 0 });
+    if (!block) {
+      const link = name === 'a' && attribs.href !== undefined;
+      if (link) this.countLink(attribs);
+      this.stack.push({ name, mode: 'write', start: 0, link });
+      return;
+    }
+    this.writer.boundary(block);
+    const bar: Bar = { mark: this.writer.mark(), navLinks: 0, targets: 0, otherLinks: 0, bars: 0, table: name === 'table',
+      loose: '', outer: this.bar };
+    this.bar = bar;
+    this.stack.push({ name, mode: 'write', block, start: 0, bar });
   }
 
   private push(name: string, mode: Mode): void {
@@ -346,11 +390,61 @@ class PageReader implements PageEvents {
   private closeElement(): void {
     const frame = this.stack.pop();
     if (!frame) return;
+    if (frame.link) this.linkDepth--;
+    if (frame.bar) this.closeBar(frame.bar);
     if (frame.block) this.writer.boundary(frame.block);
     if (frame.collected === undefined) return;
     if (frame.collected > 0) this.writer.heading(frame.collected, this.collected);
     else this.writer.preformatted(this.collected);
     this.collected = '';
+  }
+
+  /** Count a link in the innermost block being written. */
+  private countLink(attribs: Attribs): void {
+    this.linkDepth++;
+    const bar = this.bar;
+    if (!bar) return;
+    if (LETTER_KEY.test(attribs.accesskey ?? '') || NAV_REL.test(attribs.rel ?? '')) bar.navLinks++;
+    else if (this.navTargets.has(attribs.href!)) bar.targets++;
+    else bar.otherLinks++;
+  }
+
+  /** Drop a block that is a navigation bar; else what it holds counts in the block around it. */
+  private closeBar(bar: Bar): void {
+    const outer = bar.outer;
+    this.bar = outer;
+    if (this.isNavigationBar(bar)) {
+      this.writer.rollback(bar.mark);
+      if (outer) outer.bars++;
+    } else if (outer) {
+      outer.navLinks += bar.navLinks;
+      outer.targets += bar.targets;
+      outer.otherLinks += bar.otherLinks;
+      if (outer.loose.length <= NAV_BAR_TEXT_MAX) outer.loose += ' ' + bar.loose;
+    }
+  }
+
+  /**
+   * A block that only moves between the pages of a manual: "Next: Types, Previous: Simple Example, Up: Using
+   * libffi [Index]" (Texinfo), "<< 2.9. Limitations | Up | Home | 3. Advanced Topics >>" (DocBook). It holds a
+   * link to the next, previous or parent page and no other link, no heading, and little text. Repeated on
+   * every page of a manual, such a bar is not what a page says, and "Next: Command Line Options" answered a
+   * search for command line options. It holds no other link, no heading and little text, and
+   * - two links marked as moving (`rel`, a letter `accesskey`): "<< 2.9. Limitations | Up | 3. Advanced >>";
+   * - or one, and besides it only a bar inside it or the bar's own words ("Up", "Next:", "|", "[Index]"):
+   *   DocBook's second row "2.9. Limitations | Home | 3. Advanced" with the first row of its table;
+   * - or it is a table with such a bar in it: DocBook's header, whose first row is the chapter's title;
+   * - or a link known only by its target (the head says that page is next), which may sit in a sentence or
+   *   a table of contents, so besides it the bar's own words and nothing else: Texinfo's bottom bar.
+   */
+  private isNavigationBar(bar: Bar): boolean {
+    if (bar.otherLinks > 0 || bar.navLinks + bar.targets + (bar.table ? bar.bars : 0) === 0) return false;
+    if (this.writer.headings.length !== bar.mark.headings || this.writer.writtenSince(bar.mark) > NAV_BAR_TEXT_MAX) return false;
+    if (bar.navLinks >= 2) return true;
+    const ownWordsOnly = NAV_WORDS_ONLY.test(bar.loose);
+    if (bar.navLinks === 1) return bar.bars > 0 || ownWordsOnly;
+    if (bar.table && bar.bars > 0) return true;
+    return ownWordsOnly && NAV_WORD.test(bar.loose);
   }
 
   /** A `header`/`footer` outside any article, main or section: the site's banner or footer. */
@@ -360,8 +454,26 @@ class PageReader implements PageEvents {
   }
 }
 
+/**
+ * Link types (`rel`) of the links between the pages of a manual, as Texinfo and Sphinx write them (on `<a>`, or
+ * on the head's `<link>`s, which name the same pages the bars link to). DocBook and
+ * Texinfo also give such links a letter `accesskey` (n, p, u, h), which content links never have; Texinfo's
+ * menus number theirs 1–9, and a menu is the node's table of contents, which is content.
+ */
+const NAV_REL = /(?:^|\s)(?:next|prev|previous|up|index|contents|toc|start|first|last|home|top)(?:\s|$)/i;
+const LETTER_KEY = /^\p{L}$/u;
+/** A navigation bar's own words (Texinfo's "Next: …, Previous: …, Up: … [Index]"), and the marks between them. */
+const NAV_WORD = /\b(?:next|prev|previous|up|home|top|contents|index)\b/i;
+const NAV_WORDS_ONLY = /^(?:[\s\p{P}\p{S}]|\b(?:next|prev|previous|up|home|top|contents|index)\b)*$/iu;
+/** Most text a navigation bar holds (link texts included); longer is content. */
+const NAV_BAR_TEXT_MAX = 300;
+
+
 /** What a permalink anchor shows: a mark, not words (`¶`, `#`, `§`, `🔗`, `⚓`, `¤`, `†`-like glyphs). */
 const PERMALINK_TEXT = /^[\s¶#§🔗⚓¤#\u{1F517}\uFE0F]*$/u;
+/** An in-page link that lets a keyboard skip the site's menus ("Skip to content", Node's docs): not page text. */
+const SKIP_LINK = /^\s*(?:skip|jump) to (?:the )?(?:main )?(?:content|navigation|search)\s*$/i;
+const SKIP_LINK_START = /^\s*(?:skip|jump)\b/i;
 /** Classes of permalink anchors (Sphinx `headerlink`, markdown-it-anchor, Docusaurus `hash-link`, Node's `mark`…). */
 const PERMALINK_CLASS = /(?:^|\s)(?:headerlink|header-anchor|anchor|anchorjs-link|anchor-link|hash-link|heading-anchor|permalink|mark)(?:\s|$)/i;
 /** Words of the classes and tags of copy-to-clipboard widgets (`copy-button`, `clipboard-copy`, Sphinx's `copybtn`);
