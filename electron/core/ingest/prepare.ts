@@ -74,7 +74,8 @@ export type FileOutcome =
  *    the path `api/worker_threads.md`, `e_conn_reset` of `errors.E_CONN_RESET`; text/tokenize.ts addSegments).
  * 10: British spellings indexed as American ones (`tumour` as `tumor`, text/spelling.ts).
  * 11: HTML manuals without the bars that move between their pages (Texinfo's "Next: …, Previous: …, Up: …",
- *    DocBook's Prev/Up/Home/Next tables) and without elements of role="navigation" (parse/html.ts).
+ *    DocBook's Prev/Up/Home/Next tables) and without elements of role="navigation" (parse/html.ts); names written
+ *    with symbols indexed as tokens of their own (`C++` → `cplusplus`, `C#` → `csharp`; text/tokenize.ts).
  */
 export const PAGE_FORMAT = 11;
 

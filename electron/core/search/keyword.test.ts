@@ -197,6 +197,33 @@ describe('British and American spellings', () => {
   });
 });
 
+describe('names written with symbols', () => {
+  // `C++` was the token `c`: "C++ standard" found the C standard library's note as readily as the C++ one.
+  const NOTES = [
+    'The C standard library: stdio, stdlib and string functions, as every C compiler ships them.',
+    'The C++ standard library: containers, iterators and algorithms, which every C++ compiler ships.',
+    'Bindings for C# and F# programs, through the .NET runtime.',
+    'Copyright (c) 2020 the authors (F. Smith); see the standard licence.',
+  ];
+
+  it.each([
+    ['c++', [2]],
+    ['C#', [3]],
+    ['F#', [3]],
+  ] as const)('finds only the note that names %s', (query, chunks) => {
+    expect(keywordSearch(kbOf(NOTES), query, 10, null).map((h) => h.chunkId)).toEqual(chunks);
+  });
+
+  it('ranks the C++ note first for "C++ standard", the notes only "standard" after it', () => {
+    expect(keywordSearch(kbOf(NOTES), 'C++ standard', 10, null).map((h) => h.chunkId)).toEqual([2, 4, 1]);
+  });
+
+  it('a search for C still finds C++ (its word stays a token)', () => {
+    const hits = keywordSearch(kbOf(NOTES), 'C compiler', 10, null).map((h) => h.chunkId);
+    expect(hits.slice(0, 2).sort()).toEqual([1, 2]);
+  });
+});
+
 describe('section evidence', () => {
   // Chunk 1 and chunk 3 both say "lighthouse keeper"; only chunk 1's section goes on to the harbour.
   const PAGES = [['the lighthouse keeper wrote', 'the harbour master came'], ['the lighthouse keeper'], ['cats'], ['dogs']];

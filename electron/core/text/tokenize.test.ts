@@ -58,6 +58,11 @@ describe('tokenize', () => {
     ['one CJK character alone is one token', '时', ['时']],
     ['a two-character word is counted once', '超时', ['超', '时', '超时']],
     ['plain identifier without stemming of the whole', 'E_CONN_RESET', ['e_conn_reset', 'e', 'conn', 'reset']],
+    ['names written with symbols get a token of their own', 'C++17, g++ and libstdc++; C# or F#.',
+      ['cplusplus', 'c', '17', 'gplusplus', 'g', 'and', 'libstdcplusplus', 'libstdc', 'csharp', 'c', 'or', 'fsharp', 'f']],
+    ['C++ inside Chinese text', '用C++写', ['用', 'cplusplus', 'c', '写']],
+    ['symbols that do not make a name', 'i+++j C++x index.html#top item#1 #12 C#7 ab#',
+      ['i', 'j', 'c', 'x', 'index.html', 'index', 'html', 'top', 'item', '1', '12', 'c', '7', 'ab']],
     [
       'mixed Chinese and identifiers',
       '使用api-gateway时出现E_CONN_RESET错误',
@@ -263,6 +268,13 @@ describe('queryWords', () => {
     // Other connectors keep a code whole; the plain words of a query have no compound.
     expect(words('v1.2-beta')).toEqual([['v1.2-beta', 'v1.2-beta', 'v1 beta', true]]);
     expect(queryWords('api gateway').map((w) => w.compound)).toEqual([undefined, undefined]);
+  });
+
+  it('takes a name written with symbols whole', () => {
+    expect(queryWords('C++ standard, libstdc++ and C#').map((w) => [w.text, w.term, w.parts])).toEqual([
+      ['C++', 'cplusplus', []], ['standard', 'standard', []], ['libstdc++', 'libstdcplusplus', ['libstdc']],
+      ['and', 'and', []], ['C#', 'csharp', []],
+    ]);
   });
 
   it('gives CJK tokens as plain words and leaves out repeats', () => {

@@ -348,11 +348,48 @@ function scan(text: string, out: string[], runs: Runs): void {
       if (end < 0) {
         i = takeMatch(text, i, out, runs);
       } else {
+        const symbols = (lastWordKinds & (CONNECTOR | APOSTROPHE)) === 0 ? symbolSuffix(text, i, end) : 0;
+        if (symbols > 0) push(out, symbolName(text.slice(i, end + symbols)));
         pushAsciiWord(out, text, i, end, lastWordKinds, lastWordHash);
-        i = end;
+        i = end + symbols;
       }
     }
   }
+}
+
+/**
+ * Names written with symbols: `C++`, `g++`, `libstdc++` and `C#`, `F#`. The symbols are not word characters, so
+ * `C++` was the token `c`, found in every "C" and "(c)" of a folder. Such a name gives a token of its own, the
+ * symbols spelled out (`cplusplus`, `csharp`), before its word's usual tokens (`c`). `++` counts after a plain
+ * word (letters and digits) when no letter or `+` follows (`C++17` is `cplusplus 17`, `用C++写` has it too); `#`
+ * after a single letter when no letter, digit or `_` follows (`C#.`, `C#/.NET`; `index.html#top`, `item#1` are
+ * not names).
+ */
+function symbolSuffix(text: string, start: number, end: number): number {
+  const c = text.charCodeAt(end); // NaN past the end
+  if (c === PLUS && text.charCodeAt(end + 1) === PLUS) {
+    const next = text.charCodeAt(end + 2);
+    if (next === PLUS || (next < 0x80 && (ASCII_KIND[next]! & (LOWER | UPPER)) !== 0)) return 0;
+    return next >= 0x80 && LETTER.test(text[end + 2]!) ? 0 : 2;
+  }
+  if (c === HASH && end - start === 1 && (ASCII_KIND[text.charCodeAt(start)]! & (LOWER | UPPER)) !== 0) {
+    const next = text.charCodeAt(end + 1);
+    if (next === UNDERSCORE || (next < 0x80 && (ASCII_KIND[next]! & ALNUM) !== 0)) return 0;
+    return next >= 0x80 && LETTER_OR_DIGIT.test(text[end + 1]!) ? 0 : 1;
+  }
+  return 0;
+}
+const PLUS = 0x2b;
+const HASH = 0x23;
+const UNDERSCORE = 0x5f;
+// A letter or digit that would continue the name; CJK does not (`用C++写`).
+const LETTER = new RegExp(`^[\\p{L}--${CJK_CLASS}]$`, 'v');
+const LETTER_OR_DIGIT = new RegExp(`^${WORD_START}$`, 'v');
+
+/** The token of a name ending in symbols (see symbolSuffix): `C++` → `cplusplus`, `C#` → `csharp`. */
+function symbolName(name: string): string {
+  const lower = name.toLowerCase();
+  return lower.endsWith('++') ? `${lower.slice(0, -2)}plusplus` : `${lower.slice(0, -1)}sharp`;
 }
 
 /** Replace each run's placeholder in `tokens` by the run's tokens. */
@@ -502,7 +539,8 @@ export function queryWords(query: string): QueryWord[] {
     TOKEN_PATTERN.lastIndex = from;
     const m = TOKEN_PATTERN.exec(normalized);
     if (m === null) break;
-    const text = m[0];
+    const symbols = m[1] === undefined && !HAS_CONNECTOR.test(m[0]) ? symbolSuffix(normalized, m.index, m.index + m[0].length) : 0;
+    const text = normalized.slice(m.index, m.index + m[0].length + symbols);
     from = m.index + text.length;
     const tokens = tokenize(text);
     // A CJK run, or an identifier too long to be kept whole: its tokens are plain words.
