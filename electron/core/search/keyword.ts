@@ -4,14 +4,15 @@
  * through the same tokenizer as the index; every term is quoted (so `v1.2-beta` or `v1/chat` is one
  * term, not FTS5 syntax) and terms are ORed. An identifier is searched whole when the knowledge base
  * has it, by its parts only when it does not; a hyphenated compound by its words (keyword-terms.ts).
- * Chunks holding the query as written, or its quoted words, come first (phrases.ts).
+ * A page the query names comes first (titles.ts), then chunks holding the query as written, or its quoted
+ * words (phrases.ts).
  *
  * Cost is what bm25 costs per chunk it scores, so in a large knowledge base only the distinctive
  * terms choose which chunks are scored; common ones add to those chunks' scores without making every
  * chunk that holds them a candidate. A search runs a fixed number of statements whatever the query's
  * length: at most three for the chunks, three for their sections, one for page titles and one for texts,
- * and for a query of three words or more one for its phrase (and three more when chunks holding it were not
- * among the best).
+ * one for the titles of the candidates' pages (a query of up to six terms), and for a query of three words
+ * or more one for its phrase (and three more when chunks holding it were not among the best).
  */
 import type Database from 'better-sqlite3';
 import { cached } from '../store/statements';
@@ -20,6 +21,7 @@ import { keywordTerms, matchExpression, stageTerms, type StageTerms } from './ke
 import { textOrdersPages, type ScoredHit } from './own-terms';
 import { phraseChunks, queryPhrases } from './phrases';
 import { chunkScopeClause } from './scope';
+import { pagesNamed } from './titles';
 
 export {
   COMMON_TERM_SHARE, COMMON_TERMS_FROM, distinctiveTerms, FUNCTION_TERMS, FUNCTION_WORDS, keywordTerms, matchesTitle,
@@ -39,6 +41,8 @@ export interface KeywordOptions {
   sectionTitleWeight?: number;
   /** Order a page's chunks by their text alone (the title is the same for all of them). Default true. */
   textOrdersPage?: boolean;
+  /** Put the best chunk of a page the query names first (titles.ts). Default true. */
+  namedPagesFirst?: boolean;
 }
 
 /**
@@ -154,10 +158,17 @@ export function keywordSearch(
   });
   const allTerms = [...terms.choosing, ...terms.scoring, ...terms.partial];
   const ranked = options.textOrdersPage ?? true ? textOrdersPages(db, allTerms, scored) : scored;
-  // Above every other chunk, in their own order (after the order within pages, which moves scores between chunks).
-  const above = phrased.size > 0 ? Math.max(...ranked.map((h) => h.score)) : 0;
+  // Above every other chunk, in their own order (after the order within pages, which moves scores between
+  // chunks): the best chunk of each page the query names (titles.ts), then the chunks holding its phrase.
+  const named = options.namedPagesFirst ?? true ? pagesNamed(db, query, ranked.map((h) => h.pageId)) : new Set<number>();
+  const firsts = new Set<number>();
+  for (const hit of [...ranked].sort((a, b) => b.score - a.score || a.chunkId - b.chunkId)) {
+    if (named.delete(hit.pageId)) firsts.add(hit.chunkId);
+  }
+  const above = phrased.size + firsts.size > 0 ? Math.max(...ranked.map((h) => h.score)) : 0;
+  const tier = (chunkId: number) => (firsts.has(chunkId) ? 2 : phrased.has(chunkId) ? 1 : 0);
   return ranked
-    .map(({ chunkId, score }) => ({ chunkId, score: phrased.has(chunkId) ? score + above : score }))
+    .map(({ chunkId, score }) => ({ chunkId, score: score + tier(chunkId) * above }))
     .sort((a, b) => b.score - a.score || a.chunkId - b.chunkId)
     .slice(0, limit);
 }

@@ -1,0 +1,81 @@
+/**
+ * A page the query names comes first (titles.ts), on a real knowledge-base file: the page titled CMP0077 above
+ * the list of policies that mentions CMP0077 twice in a short section, as on CMake's help.
+ */
+import path from 'node:path';
+import type Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { writePage } from '../ingest/page-store';
+import { kbMigrations } from '../store/migrations/kb';
+import { openDatabase } from '../store/open';
+import { tempDir } from '../testing/temp';
+import { toIndexText } from '../text/tokenize';
+import { keywordSearch } from './keyword';
+import { pagesNamed } from './titles';
+
+const open: Database.Database[] = [];
+afterEach(() => open.splice(0).forEach((db) => db.close()));
+
+/** Pages given as [title, texts of their chunks], one section each; page n's chunks get ids in order. */
+function kbOf(pages: [string, string[]][]): Database.Database {
+  const db = openDatabase(path.join(tempDir(), 'kb.sqlite'), kbMigrations, 'test kb', { vectors: true });
+  open.push(db);
+  pages.forEach(([title, texts], n) => {
+    const text = texts.join('\n');
+    let start = 0;
+    const chunks = texts.map((t, index) => {
+      const chunk = { index, sectionIndex: 0, start, end: start + t.length, hash: `h${n}.${index}`, tokens: toIndexText(t) };
+      start += t.length + 1;
+      return chunk;
+    });
+    writePage(db, {
+      folder: '/n', relPath: `${n}.rst`, size: text.length, mtimeMs: 1, sha256: `s${n}`, path: `wiki/${n}.rst`, title,
+      doc: { kind: 'text', text, title, metadata: {}, headings: [], pages: null, language: null, encoding: 'utf-8' },
+      titleTokens: toIndexText(title), pathTokens: toIndexText(`${n}.rst`),
+      sections: [{ index: 0, start: 0, end: text.length, headingPath: [title] }], chunks,
+    });
+  });
+  return db;
+}
+
+const POLICY = [
+  'CMP0077: option() honors normal variables. The option command is typically used to create a cache entry to allow users to set the option.',
+  'However, there are cases in which a normal variable of the same name as the option may be defined by the project prior to calling the option command.',
+  'For historical reasons in CMake 3.12 and below the option command removes a normal variable of the same name when a cache entry does not exist.',
+];
+const PAGES: [string, string[]][] = [
+  ['cmake-policies(7)', ['Policies introduced by CMake 3.13: CMP0077 option() honors normal variables </policy/CMP0077>, CMP0076 target_sources.']],
+  ['CMP0077', POLICY],
+  ['CMP0076', ['CMP0076: the target_sources() command converts relative paths to absolute.']],
+  ['RRF', ['Reciprocal rank fusion adds one over sixty plus the rank of each list.']],
+  ['Fusion notes', ['RRF, or RRF-style fusion: we use RRF for every hybrid search.']],
+];
+const chunkOf = (page: number, index = 0) => PAGES.slice(0, page).reduce((n, [, texts]) => n + texts.length, 0) + index + 1;
+
+describe('a page the query names comes first', () => {
+  it('puts the page titled CMP0077 above the list that mentions it twice, and only its best chunk', () => {
+    const db = kbOf(PAGES);
+    const without = keywordSearch(db, 'CMP0077', 10, null, { namedPagesFirst: false }).map((h) => h.chunkId);
+    expect(without[0]).toBe(chunkOf(0));
+    const order = keywordSearch(db, 'CMP0077', 10, null).map((h) => h.chunkId);
+    expect(order[0]).toBe(chunkOf(1, 0));
+    expect(order[1]).toBe(chunkOf(0));
+  });
+
+  it('reads a Chinese question by its term: "RRF 是什么意思？" names the page RRF', () => {
+    const db = kbOf(PAGES);
+    expect(keywordSearch(db, 'RRF 是什么意思？', 10, null, { namedPagesFirst: false })[0]!.chunkId).toBe(chunkOf(4));
+    expect(keywordSearch(db, 'RRF 是什么意思？', 10, null)[0]!.chunkId).toBe(chunkOf(3));
+  });
+
+  it('names a page only by its whole title, function words aside', () => {
+    const db = kbOf(PAGES);
+    const ids = [1, 2, 3, 4, 5];
+    expect([...pagesNamed(db, 'the CMP0077', ids)]).toEqual([2]);
+    expect([...pagesNamed(db, 'CMP0077 option', ids)]).toEqual([]);
+    expect([...pagesNamed(db, 'fusion', ids)]).toEqual([]);
+    expect([...pagesNamed(db, 'notes on fusion', ids)]).toEqual([5]);
+    expect([...pagesNamed(db, 'a b c d e f g', ids)]).toEqual([]);
+    expect([...pagesNamed(db, 'CMP0077', [])]).toEqual([]);
+  });
+});
