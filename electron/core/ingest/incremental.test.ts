@@ -162,6 +162,36 @@ describe('across restarts and models', () => {
     expect(found.passages.length).toBeGreaterThan(0);
   });
 
+  it('embeds only the chunks an edit changed; the others keep their vectors', async () => {
+    const root = tempDir();
+    const random = seededRandom(5);
+    const paragraphs = Array.from({ length: 6 }, (_, n) => `## Part ${n}\n\nuniquepart${n} ${prose(random, 120)}`);
+    writeFiles(root, { 'long.md': `# Long note\n\n${paragraphs.join('\n\n')}\n` });
+    const sift = core(tempDir(), { embedding: await testEmbedding(tempDir()) });
+    const kb = await makeKb(sift, 'Edits', [root]);
+    const first = await sift.ingest(kb);
+    const before = (await call(sift, 'pages.get', { kb, path: 'wiki/long.md' })).chunkSpans;
+    expect(before.length).toBeGreaterThan(6);
+
+    paragraphs[5] = `## Part 5\n\nuniquerewritten ${prose(random, 120)}`;
+    writeFiles(root, { 'long.md': `# Long note\n\n${paragraphs.join('\n\n')}\n` });
+    const edited = await sift.ingest(kb);
+    const after = (await call(sift, 'pages.get', { kb, path: 'wiki/long.md' })).chunkSpans;
+    const oldHashes = new Set(before.map((c) => c.hash));
+    const changed = after.filter((c) => !oldHashes.has(c.hash)).length;
+    expect(changed).toBeGreaterThan(0);
+    expect(changed).toBeLessThan(after.length / 2);
+    expect(edited).toMatchObject({ filesIndexed: 1, chunks: after.length, chunksEmbedded: after.length, chunksEmbeddedThisRun: changed });
+    expect(after.every((c) => c.embedded)).toBe(true);
+    expect(first.chunksEmbeddedThisRun).toBe(before.length);
+    // The kept vectors are found: an unchanged part and the rewritten one, by vector search alone.
+    for (const query of ['uniquepart0', 'uniquerewritten']) {
+      const found = await call(sift, 'search.query', { kb, query, mode: 'vector', topK: 50 });
+      expect(found.mode).toBe('vector');
+      expect(found.passages.map((p) => p.pagePath)).toContain('wiki/long.md');
+    }
+  });
+
   it('re-embeds every chunk when the model changes, and records the new model', async () => {
     const root = tempDir();
     const dataDir = tempDir();

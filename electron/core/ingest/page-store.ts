@@ -83,12 +83,16 @@ export function documentAt(db: Database.Database, folder: string, relPath: strin
 /**
  * Remove a document's page with its chunks, keyword rows and vectors (inside the caller's transaction);
  * what page features keep of it goes with the page row (their tables cascade, see page-features.ts).
+ * Returns the vectors its chunks had, by chunk hash, for the page that replaces it (see writePage).
  */
-function deletePageOf(db: Database.Database, documentId: number): void {
+function deletePageOf(db: Database.Database, documentId: number): Map<string, Buffer> {
+  const kept = new Map<string, Buffer>();
   const page = cached(db, `SELECT id FROM pages WHERE document_id = ?`).get(documentId) as { id: number } | undefined;
-  if (!page) return;
+  if (!page) return kept;
   cached(db, `DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE page_id = ?)`).run(page.id);
   if (hasVectorTables(db)) {
+    const sql = `SELECT c.hash, v.vector FROM chunks c JOIN chunk_vectors v ON v.chunk_id = c.id WHERE c.page_id = ? AND c.embedded = 1`;
+    for (const [hash, vector] of cached(db, sql).raw().iterate(page.id) as Iterable<[string, Buffer]>) kept.set(hash, vector);
     cached(db, `DELETE FROM chunk_vectors WHERE chunk_id IN (SELECT id FROM chunks WHERE page_id = ?)`).run(page.id);
     cached(db, `DELETE FROM vec_bits WHERE rowid IN (SELECT id FROM chunks WHERE page_id = ?)`).run(page.id);
   }
@@ -96,6 +100,7 @@ function deletePageOf(db: Database.Database, documentId: number): void {
   cached(db, `DELETE FROM sections_fts WHERE rowid IN (SELECT id FROM sections WHERE page_id = ?)`).run(page.id);
   cached(db, `DELETE FROM sections WHERE page_id = ?`).run(page.id);
   cached(db, `DELETE FROM pages WHERE id = ?`).run(page.id);
+  return kept;
 }
 
 function upsertDocument(
@@ -170,7 +175,7 @@ export function writePage(db: Database.Database, p: PreparedPage, options: Write
   const { features = NO_PAGE_FEATURES, held } = options;
   atomically(db, () => {
     const documentId = upsertDocument(db, { ...p, status: 'indexed', reason: null });
-    deletePageOf(db, documentId);
+    const vectors = deletePageOf(db, documentId);
     const { doc } = p;
     const page = cached(
       db,
@@ -183,17 +188,36 @@ export function writePage(db: Database.Database, p: PreparedPage, options: Write
       ) as { id: number };
     const insertSection = cached(db, `INSERT INTO sections (page_id, idx, start, end, heading_path) VALUES (?, ?, ?, ?, ?) RETURNING id`);
     const sectionIds = p.sections.map((s) => (insertSection.get(page.id, s.index, s.start, s.end, JSON.stringify(s.headingPath)) as { id: number }).id);
-    const insertChunk = cached(db, `INSERT INTO chunks (page_id, section_id, idx, start, end, hash) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`);
+    const insertChunk = cached(db, `INSERT INTO chunks (page_id, section_id, idx, start, end, hash, embedded) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`);
     const rows = held ?? heldRows();
+    const reused: [number, Buffer][] = [];
     for (const c of p.chunks) {
-      const { id } = insertChunk.get(page.id, sectionIds[c.sectionIndex], c.index, c.start, c.end, c.hash) as { id: number };
+      const vector = vectors.get(c.hash);
+      const { id } = insertChunk.get(page.id, sectionIds[c.sectionIndex], c.index, c.start, c.end, c.hash, vector ? 1 : 0) as { id: number };
       rows.chunks.push([id, c.tokens, p.titleTokens, p.pathTokens]);
+      if (vector) reused.push([id, vector]);
     }
+    keepVectors(db, reused);
     rows.sections.push(...sectionRows(p, sectionIds));
     const source = { relPath: p.relPath, title: p.title, kind: doc.kind, metadata: doc.metadata, text: () => doc.text };
     for (const feature of features) feature.write(db, page.id, source);
     if (!held) writeKeywordRows(db, rows);
   });
+}
+
+/**
+ * A chunk whose text the page had before keeps its vector: a vector is the model's for the chunk's text
+ * alone (`hash` is that text's sha256; store/vectors.ts), so editing one paragraph of a long note embeds
+ * only the chunks it changed, and a new PAGE_FORMAT re-embeds nothing whose text it left alone.
+ */
+function keepVectors(db: Database.Database, reused: [chunkId: number, vector: Buffer][]): void {
+  if (reused.length === 0) return;
+  const putFloat = cached(db, `INSERT INTO chunk_vectors (chunk_id, vector) VALUES (?, ?)`);
+  const putBits = cached(db, `INSERT INTO vec_bits (rowid, embedding) VALUES (?, vec_quantize_binary(?))`);
+  for (const [id, vector] of reused) {
+    putFloat.run(id, vector);
+    putBits.run(BigInt(id), vector);
+  }
 }
 
 /** Record that a file could not become a page (dropping any page it had), in one transaction. */
