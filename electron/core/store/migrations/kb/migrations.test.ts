@@ -183,3 +183,18 @@ describe('011: ocr cache seen', () => {
     db.close();
   });
 });
+
+describe('012: keyword index delete merge', () => {
+  it('sets deletemerge in both keyword indexes, keeping their write buffer, and rows still delete', () => {
+    const db = new Database(path.join(tempDir(), 'kb.sqlite'));
+    migrate(db, kbMigrations, 'kb', 11);
+    const config = (table: string) => Object.fromEntries((db.prepare(`SELECT k, v FROM ${table}_config`).raw().all() as [string, number][]));
+    expect(config('chunks_fts').deletemerge).toBeUndefined();
+    migrate(db, kbMigrations, 'kb', 12);
+    for (const table of ['chunks_fts', 'sections_fts']) expect(config(table)).toMatchObject({ deletemerge: 50, hashsize: 16 * 1024 * 1024 });
+    db.exec(`INSERT INTO sections_fts (rowid, tokens, title) VALUES (3, 'retry budget', 'notes')`);
+    db.prepare(`DELETE FROM sections_fts WHERE rowid = 3`).run();
+    expect(db.prepare(`SELECT rowid FROM sections_fts WHERE sections_fts MATCH 'retry'`).all()).toEqual([]);
+    db.close();
+  });
+});
