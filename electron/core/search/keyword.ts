@@ -159,10 +159,13 @@ export function keywordSearch(
   const allTerms = [...terms.choosing, ...terms.scoring, ...terms.partial];
   const ranked = options.textOrdersPage ?? true ? textOrdersPages(db, allTerms, scored) : scored;
   // Above every other chunk, in their own order (after the order within pages, which moves scores between
-  // chunks): the best chunk of each page the query names (titles.ts), then the chunks holding its phrase.
+  // chunks): the opening chunk of each page the query names (titles.ts), then the chunks holding its phrase.
+  // The query is the page's title, so its text says no more than which chunks repeat the name; the page's
+  // opening says what the named thing is (CMP0077's first chunk, not its closing boilerplate that names
+  // CMAKE_POLICY_DEFAULT_CMP0077). Chunk ids follow a page's order.
   const named = options.namedPagesFirst ?? true ? pagesNamed(db, query, ranked.map((h) => h.pageId)) : new Set<number>();
   const firsts = new Set<number>();
-  for (const hit of [...ranked].sort((a, b) => b.score - a.score || a.chunkId - b.chunkId)) {
+  for (const hit of [...ranked].sort((a, b) => a.chunkId - b.chunkId)) {
     if (named.delete(hit.pageId)) firsts.add(hit.chunkId);
   }
   const above = phrased.size + firsts.size > 0 ? Math.max(...ranked.map((h) => h.score)) : 0;

@@ -42,6 +42,7 @@ const POLICY = [
   'CMP0077: option() honors normal variables. The option command is typically used to create a cache entry to allow users to set the option.',
   'However, there are cases in which a normal variable of the same name as the option may be defined by the project prior to calling the option command.',
   'For historical reasons in CMake 3.12 and below the option command removes a normal variable of the same name when a cache entry does not exist.',
+  'Use CMAKE_POLICY_DEFAULT_CMP0077 to set CMP0077.',
 ];
 const PAGES: [string, string[]][] = [
   ['cmake-policies(7)', ['Policies introduced by CMake 3.13: CMP0077 option() honors normal variables </policy/CMP0077>, CMP0076 target_sources.']],
@@ -53,7 +54,7 @@ const PAGES: [string, string[]][] = [
 const chunkOf = (page: number, index = 0) => PAGES.slice(0, page).reduce((n, [, texts]) => n + texts.length, 0) + index + 1;
 
 describe('a page the query names comes first', () => {
-  it('puts the page titled CMP0077 above the list that mentions it twice, and only its best chunk', () => {
+  it('puts the page titled CMP0077 above the list that mentions it twice, and only its opening chunk', () => {
     const db = kbOf(PAGES);
     const without = keywordSearch(db, 'CMP0077', 10, null, { namedPagesFirst: false }).map((h) => h.chunkId);
     expect(without[0]).toBe(chunkOf(0));
