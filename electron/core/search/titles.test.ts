@@ -77,6 +77,20 @@ describe('a page the query names comes first', () => {
     expect([...pagesNamed(db, 'fusion', ids)]).toEqual([]);
     expect([...pagesNamed(db, 'notes on fusion', ids)]).toEqual([5]);
     expect([...pagesNamed(db, 'a b c d e f g', ids)]).toEqual([]);
+  });
+
+  it('names a page titled by an identifier by its words: "unity build" names UNITY_BUILD', () => {
+    const db = kbOf([
+      ['UNITY_BUILD_CODE_AFTER_INCLUDE', ['Code snippet included after each source file of a unity build: unity build unity build.']],
+      ['UNITY_BUILD', ['When this property is set to true, the target source files are combined into batches.']],
+      ['api-gateway', ['The gateway in front of every service.']],
+    ]);
+    expect([...pagesNamed(db, 'unity build', [1, 2, 3])]).toEqual([2]);
+    expect([...pagesNamed(db, 'UNITY_BUILD', [1, 2, 3])]).toEqual([2]);
+    expect([...pagesNamed(db, 'api gateway', [1, 2, 3])]).toEqual([3]);
+    expect([...pagesNamed(db, 'unity', [1, 2, 3])]).toEqual([]);
+    expect(keywordSearch(db, 'unity build', 10, null, { namedPagesFirst: false })[0]!.chunkId).toBe(1);
+    expect(keywordSearch(db, 'unity build', 10, null)[0]!.chunkId).toBe(2);
     expect([...pagesNamed(db, 'CMP0077', [])]).toEqual([]);
   });
 });
