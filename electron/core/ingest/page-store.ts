@@ -18,7 +18,7 @@ import type Database from 'better-sqlite3';
 import type { ParsedDocument } from './types';
 import { now } from '../store/context';
 import { cached } from '../store/statements';
-import { hasVectorTables } from '../store/vectors';
+import { hasVectorTables, putVector } from '../store/vectors';
 import { NO_PAGE_FEATURES, type PageFeature } from './page-features';
 
 /** Run `body` in a transaction, or inside the caller's when one is open (no savepoint; see above). */
@@ -190,34 +190,20 @@ export function writePage(db: Database.Database, p: PreparedPage, options: Write
     const sectionIds = p.sections.map((s) => (insertSection.get(page.id, s.index, s.start, s.end, JSON.stringify(s.headingPath)) as { id: number }).id);
     const insertChunk = cached(db, `INSERT INTO chunks (page_id, section_id, idx, start, end, hash, embedded) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`);
     const rows = held ?? heldRows();
-    const reused: [number, Buffer][] = [];
     for (const c of p.chunks) {
+      // A chunk whose text the page had before keeps its vector: a vector is the model's for the chunk's text
+      // alone (`hash` is that text's sha256; store/vectors.ts), so editing one paragraph of a long note embeds
+      // only the chunks it changed, and a new PAGE_FORMAT re-embeds nothing whose text it left alone.
       const vector = vectors.get(c.hash);
       const { id } = insertChunk.get(page.id, sectionIds[c.sectionIndex], c.index, c.start, c.end, c.hash, vector ? 1 : 0) as { id: number };
       rows.chunks.push([id, c.tokens, p.titleTokens, p.pathTokens]);
-      if (vector) reused.push([id, vector]);
+      if (vector) putVector(db, id, vector);
     }
-    keepVectors(db, reused);
     rows.sections.push(...sectionRows(p, sectionIds));
     const source = { relPath: p.relPath, title: p.title, kind: doc.kind, metadata: doc.metadata, text: () => doc.text };
     for (const feature of features) feature.write(db, page.id, source);
     if (!held) writeKeywordRows(db, rows);
   });
-}
-
-/**
- * A chunk whose text the page had before keeps its vector: a vector is the model's for the chunk's text
- * alone (`hash` is that text's sha256; store/vectors.ts), so editing one paragraph of a long note embeds
- * only the chunks it changed, and a new PAGE_FORMAT re-embeds nothing whose text it left alone.
- */
-function keepVectors(db: Database.Database, reused: [chunkId: number, vector: Buffer][]): void {
-  if (reused.length === 0) return;
-  const putFloat = cached(db, `INSERT INTO chunk_vectors (chunk_id, vector) VALUES (?, ?)`);
-  const putBits = cached(db, `INSERT INTO vec_bits (rowid, embedding) VALUES (?, vec_quantize_binary(?))`);
-  for (const [id, vector] of reused) {
-    putFloat.run(id, vector);
-    putBits.run(BigInt(id), vector);
-  }
 }
 
 /** Record that a file could not become a page (dropping any page it had), in one transaction. */

@@ -9,6 +9,7 @@
  * without re-parsing anything.
  */
 import type Database from 'better-sqlite3';
+import { cached } from './statements';
 
 /** The embedding model a knowledge base's vectors were made with. */
 export interface VectorModel {
@@ -94,19 +95,24 @@ export function chunksToEmbed(db: Database.Database, limit: number): ChunkToEmbe
  */
 export function writeVectors(db: Database.Database, items: { chunkId: number; hash: string; vector: Float32Array }[]): number {
   const mark = db.prepare(`UPDATE chunks SET embedded = 1 WHERE id = ? AND hash = ? AND embedded = 0`);
-  const putFloat = db.prepare(`INSERT INTO chunk_vectors (chunk_id, vector) VALUES (?, ?)`);
-  const putBits = db.prepare(`INSERT INTO vec_bits (rowid, embedding) VALUES (?, vec_quantize_binary(?))`);
   let stored = 0;
   db.transaction(() => {
     for (const item of items) {
       if (mark.run(item.chunkId, item.hash).changes === 0) continue;
-      const blob = Buffer.from(item.vector.buffer, item.vector.byteOffset, item.vector.byteLength);
-      putFloat.run(item.chunkId, blob);
-      putBits.run(BigInt(item.chunkId), blob);
+      putVector(db, item.chunkId, Buffer.from(item.vector.buffer, item.vector.byteOffset, item.vector.byteLength));
       stored++;
     }
   })();
   return stored;
+}
+
+/**
+ * Store one chunk's vector (its float32 bytes): the float row and the sign bits for the KNN's first pass. The
+ * caller marks the chunk `embedded` (writeVectors; ingest/page-store.ts when a page keeps a chunk's vector).
+ */
+export function putVector(db: Database.Database, chunkId: number, vector: Buffer): void {
+  cached(db, `INSERT INTO chunk_vectors (chunk_id, vector) VALUES (?, ?)`).run(chunkId, vector);
+  cached(db, `INSERT INTO vec_bits (rowid, embedding) VALUES (?, vec_quantize_binary(?))`).run(BigInt(chunkId), vector);
 }
 
 /** Chunk counts: all, and those with vectors. */
