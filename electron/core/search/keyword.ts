@@ -41,7 +41,7 @@ export interface KeywordOptions {
   sectionTitleWeight?: number;
   /** Order a page's chunks by their text alone (the title is the same for all of them). Default true. */
   textOrdersPage?: boolean;
-  /** Put the best chunk of a page the query names first (titles.ts). Default true. */
+  /** Put the opening chunk of a page the query names first (titles.ts). Default true. */
   namedPagesFirst?: boolean;
 }
 

@@ -426,8 +426,7 @@ class PageReader implements PageEvents {
 
   /**
    * A block that only moves between the pages of a manual: "Next: Types, Previous: Simple Example, Up: Using
-   * libffi [Index]" (Texinfo), "<< 2.9. Limitations | Up | Home | 3. Advanced Topics >>" (DocBook). It holds a
-   * link to the next, previous or parent page and no other link, no heading, and little text. Repeated on
+   * libffi [Index]" (Texinfo), "<< 2.9. Limitations | Up | Home | 3. Advanced Topics >>" (DocBook). Repeated on
    * every page of a manual, such a bar is not what a page says, and "Next: Command Line Options" answered a
    * search for command line options. It holds no other link, no heading and little text, and
    * - two links marked as moving (`rel`, a letter `accesskey`): "<< 2.9. Limitations | Up | 3. Advanced >>";
@@ -463,11 +462,11 @@ class PageReader implements PageEvents {
 const NAV_REL = /(?:^|\s)(?:next|prev|previous|up|index|contents|toc|start|first|last|home|top)(?:\s|$)/i;
 const LETTER_KEY = /^\p{L}$/u;
 /** A navigation bar's own words (Texinfo's "Next: …, Previous: …, Up: … [Index]"), and the marks between them. */
-const NAV_WORD = /\b(?:next|prev|previous|up|home|top|contents|index)\b/i;
-const NAV_WORDS_ONLY = /^(?:[\s\p{P}\p{S}]|\b(?:next|prev|previous|up|home|top|contents|index)\b)*$/iu;
+const NAV_WORDS = String.raw`\b(?:next|prev|previous|up|home|top|contents|index)\b`;
+const NAV_WORD = new RegExp(NAV_WORDS, 'i');
+const NAV_WORDS_ONLY = new RegExp(String.raw`^(?:[\s\p{P}\p{S}]|${NAV_WORDS})*$`, 'iu');
 /** Most text a navigation bar holds (link texts included); longer is content. */
 const NAV_BAR_TEXT_MAX = 300;
-
 
 /** What a permalink anchor shows: a mark, not words (`¶`, `#`, `§`, `🔗`, `⚓`, `¤`, `†`-like glyphs). */
 const PERMALINK_TEXT = /^[\s¶#§🔗⚓¤#\u{1F517}\uFE0F]*$/u;
