@@ -11,6 +11,7 @@ import { openDatabase } from '../store/open';
 import { tempDir } from '../testing/temp';
 import { toIndexText } from '../text/tokenize';
 import { distinctiveTerms, FUNCTION_WORDS, keywordSearch, keywordTerms } from './keyword';
+import { writeChunkedPages } from './testing/chunked-pages';
 
 const open: Database.Database[] = [];
 afterEach(() => open.splice(0).forEach((db) => db.close()));
@@ -36,20 +37,7 @@ function kbOf(texts: string[]): Database.Database {
 function kbOfSections(pages: string[][]): Database.Database {
   const db = openDatabase(path.join(tempDir(), 'kb.sqlite'), kbMigrations, 'test kb', { vectors: true });
   open.push(db);
-  pages.forEach((texts, n) => {
-    const text = texts.join('\n');
-    let start = 0;
-    const chunks = texts.map((t, index) => {
-      const chunk = { index, sectionIndex: 0, start, end: start + t.length, hash: `h${n}.${index}`, tokens: toIndexText(t) };
-      start += t.length + 1;
-      return chunk;
-    });
-    writePage(db, {
-      folder: '/n', relPath: `${n}.md`, size: text.length, mtimeMs: 1, sha256: `s${n}`, path: `wiki/${n}.md`, title: `note ${n}`,
-      doc: { kind: 'text', text, title: null, metadata: {}, headings: [], pages: null, language: null, encoding: 'utf-8' },
-      titleTokens: '', pathTokens: '', sections: [{ index: 0, start: 0, end: text.length, headingPath: [] }], chunks,
-    });
-  });
+  writeChunkedPages(db, pages.map((texts) => ({ texts })));
   return db;
 }
 

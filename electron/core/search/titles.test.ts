@@ -5,12 +5,12 @@
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writePage } from '../ingest/page-store';
 import { kbMigrations } from '../store/migrations/kb';
 import { openDatabase } from '../store/open';
 import { tempDir } from '../testing/temp';
 import { toIndexText } from '../text/tokenize';
 import { keywordSearch } from './keyword';
+import { writeChunkedPages } from './testing/chunked-pages';
 import { pagesNamed } from './titles';
 
 const open: Database.Database[] = [];
@@ -20,21 +20,9 @@ afterEach(() => open.splice(0).forEach((db) => db.close()));
 function kbOf(pages: [string, string[]][]): Database.Database {
   const db = openDatabase(path.join(tempDir(), 'kb.sqlite'), kbMigrations, 'test kb', { vectors: true });
   open.push(db);
-  pages.forEach(([title, texts], n) => {
-    const text = texts.join('\n');
-    let start = 0;
-    const chunks = texts.map((t, index) => {
-      const chunk = { index, sectionIndex: 0, start, end: start + t.length, hash: `h${n}.${index}`, tokens: toIndexText(t) };
-      start += t.length + 1;
-      return chunk;
-    });
-    writePage(db, {
-      folder: '/n', relPath: `${n}.rst`, size: text.length, mtimeMs: 1, sha256: `s${n}`, path: `wiki/${n}.rst`, title,
-      doc: { kind: 'text', text, title, metadata: {}, headings: [], pages: null, language: null, encoding: 'utf-8' },
-      titleTokens: toIndexText(title), pathTokens: toIndexText(`${n}.rst`),
-      sections: [{ index: 0, start: 0, end: text.length, headingPath: [title] }], chunks,
-    });
-  });
+  writeChunkedPages(db, pages.map(([title, texts], n) => ({
+    texts, title, relPath: `${n}.rst`, titleTokens: toIndexText(title), pathTokens: toIndexText(`${n}.rst`), docTitle: title, headingPath: [title],
+  })));
   return db;
 }
 
