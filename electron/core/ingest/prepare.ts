@@ -76,8 +76,10 @@ export type FileOutcome =
  * 11: HTML manuals without the bars that move between their pages (Texinfo's "Next: …, Previous: …, Up: …",
  *    DocBook's Prev/Up/Home/Next tables) and without elements of role="navigation" (parse/html.ts); names written
  *    with symbols indexed as tokens of their own (`C++` → `cplusplus`, `C#` → `csharp`; text/tokenize.ts).
+ * 12: plain text (.txt, .org, files without an extension) cut at its own section titles: underlined, after a
+ *    rule, numbered or in capitals (parse/plain-headings.ts), not only in windows of ~4,000 characters.
  */
-export const PAGE_FORMAT = 11;
+export const PAGE_FORMAT = 12;
 
 /**
  * Raised when a parser can read files it failed on before (a fix in it or in a library it uses): a knowledge

@@ -13,6 +13,7 @@ import { parseEpub } from './epub';
 import { parseImage } from './image';
 import type { PageReader } from '../../ocr/reader';
 import { parsePdf } from './pdf';
+import { plainHeadings } from './plain-headings';
 import { rstHeadings } from './rst';
 import { parseSheet } from './sheet';
 import { parseSlides } from './slides';
@@ -39,7 +40,7 @@ function unnamedText(fileName: string, bytes: Buffer): ParsedDocument {
   if (isNotRead(fileName)) throw new ParseError('unsupported', say('file.unsupported', { name: fileName }).text);
   if (!looksLikeText(bytes)) throw new ParseError('binary', say('file.notText', { name: baseName(fileName) }).text);
   const { text, encoding } = decodeText(bytes);
-  return { ...blank('text', text), encoding };
+  return { ...blank('text', text), headings: plainHeadings(text), encoding };
 }
 
 /** How files are parsed. */
@@ -68,8 +69,11 @@ export async function parseFile(fileName: string, bytes: Buffer, options: ParseO
     case 'text': {
       const { text, encoding } = decodeText(bytes);
       // reStructuredText stays plain text; its section titles give the headings and the title.
-      const rst = extensionOf(fileName) === 'rst' ? rstHeadings(text) : null;
-      return { ...blank('text', text), ...(rst ? { headings: rst.headings, title: rst.title } : {}), encoding };
+      // Other plain text has its titles read by the conventions plain text uses (plain-headings.ts).
+      const ext = extensionOf(fileName);
+      const rst = ext === 'rst' ? rstHeadings(text) : null;
+      const headings = rst ? rst.headings : plainHeadings(text, ext === 'org');
+      return { ...blank('text', text), headings, ...(rst ? { title: rst.title } : {}), encoding };
     }
     case 'code': {
       const { text, encoding } = decodeText(bytes);

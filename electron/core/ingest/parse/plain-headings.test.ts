@@ -1,0 +1,157 @@
+/**
+ * Plain text is cut at its own section titles (plain-headings.ts): Vim's help (titles after rules, numbered
+ * titles with tags, titles in capitals, a numbering that starts again inside a section), RFC-style numbered
+ * titles, underlined READMEs and Org headlines; and the lines that only look like titles are left alone:
+ * tables of contents, numbered paragraphs and list items, licence text in capitals, key names, sentences
+ * after a rule.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildSections, chunkSections } from '../../text/chunk';
+import { parseFile } from './index';
+import { plainHeadings } from './plain-headings';
+
+const RULE = '='.repeat(78);
+
+const VIM_HELP = [
+  '*change.txt*    For Vim version 9.0.  Last change: 2022 Dec 26',
+  '',
+  '',
+  '\t\t  VIM REFERENCE MANUAL    by Bram Moolenaar',
+  '',
+  '1. Deleting text\t\t|deleting|',
+  '2. Complex changes\t\t|complex-change|',
+  '3. Copying and moving text\t|copy-move|',
+  '',
+  RULE,
+  '1. Deleting text\t\t\t\t\t*deleting* *E470*',
+  '',
+  '["x]<Del>\tDelete [count] characters under and after the cursor.',
+  '',
+  RULE,
+  '2. Complex changes\t\t\t\t\t*complex-change*',
+  '',
+  '4.4 Changing tabs\t\t\t\t\t*change-tabs*',
+  '\t\t\t\t\t\t\t*:ret* *:retab*',
+  ':[range]ret[ab][!] [new_tabstop]',
+  '\t\t\tReplace all sequences of white-space containing a <Tab>.',
+  '',
+  'SHIFTING LINES LEFT OR RIGHT',
+  '',
+  'The >> command shifts lines.',
+  '',
+  'CTRL-W CTRL-V\t\t\t\t\t*CTRL-W_CTRL-V*',
+  '\t\tLike :split, but split vertically.',
+  '',
+  RULE,
+  '3. Copying and moving text\t\t\t\t*copy-move*',
+  '',
+  'There are ten types of registers:',
+  '',
+  '1. Unnamed register ""\t\t\t\t*quote_quote* *quotequote*',
+  'Vim fills this register with text deleted.',
+  '',
+  '2. Numbered registers "0 to "9\t\t*quote_number* *quote0*',
+  'Vim fills these registers with text from yank and delete commands.',
+  '',
+  RULE,
+  '4. Sorting text\t\t\t\t\t\t*sorting*',
+  '',
+  'Vim has a sorting function.',
+  '',
+  RULE,
+  '*10.5*\tVisual block mode',
+  '',
+  'With CTRL-V you can start selection of a rectangular area of text.',
+  '',
+].join('\n');
+
+const titlesOf = (text: string, org = false) => plainHeadings(text, org).map((h) => `${h.level} ${h.text}`);
+
+describe('plain text section titles', () => {
+  it("reads Vim's help: titles after rules, numbered titles before their tags, capitals, a restarted numbering one level down", () => {
+    expect(titlesOf(VIM_HELP)).toEqual([
+      '1 1. Deleting text',
+      '1 2. Complex changes',
+      '2 4.4 Changing tabs',
+      '3 SHIFTING LINES LEFT OR RIGHT',
+      '1 3. Copying and moving text',
+      '2 1. Unnamed register ""',
+      '2 2. Numbered registers "0 to "9',
+      '1 4. Sorting text',
+      '2 10.5 Visual block mode',
+    ]);
+  });
+
+  it('gives each heading the offsets of its line in the text', () => {
+    for (const h of plainHeadings(VIM_HELP)) {
+      const line = VIM_HELP.slice(h.start, h.end);
+      expect(line.startsWith(h.text.split(' ')[0]!.replace(/^10\.5$/, '*10.5*'))).toBe(true);
+      expect(line).not.toContain('\n');
+    }
+  });
+
+  it('reads RFC-style numbered titles, and underlined titles by the order of their styles', () => {
+    const rfc = ['Abstract', '', '   This memo ...', '', '1.  Introduction', '', '   Text.', '', '3.2.  Private Address Space', '', '   10.0.0.0/8'].join('\n');
+    expect(titlesOf(rfc)).toEqual(['1 1. Introduction', '2 3.2. Private Address Space']);
+    const readme = ['Frobnicator', '===========', '', 'Intro text.', '', 'Installation', '------------', '', 'Run make.', '', 'Usage', '-----', '', '~~~~~~~~~~~', 'Appendix', '~~~~~~~~~~~', ''].join('\n');
+    expect(titlesOf(readme)).toEqual(['1 Frobnicator', '2 Installation', '2 Usage', '3 Appendix']);
+  });
+
+  it('reads Org headlines by their stars, without their tags', () => {
+    const org = ['#+TITLE: Notes', '* Projects   :work:', 'text', '** Sift', '*bold* is not a headline', '* Reading'].join('\n');
+    expect(titlesOf(org, true)).toEqual(['1 Projects', '2 Sift', '1 Reading']);
+  });
+
+  it('leaves alone what only looks like a title', () => {
+    const text = [
+      'A licence.',
+      '',
+      '1. This LICENSE AGREEMENT is between the Python Software Foundation',
+      '   ("PSF"), and the Individual or Organization ("Licensee").',
+      '',
+      '2. Subject to the terms and conditions of this License Agreement, PSF',
+      '   hereby grants Licensee a nonexclusive, royalty-free license.',
+      '',
+      'THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR',
+      'IMPLIED.',
+      '',
+      'NOTICE',
+      'COPYRIGHT HOLDERS',
+      '',
+      'Steps:',
+      '',
+      '1. Type your commands.',
+      '',
+      '-------------------------------------------',
+      'This paragraph follows a rule and is a sentence.',
+      '',
+      'A long line of text that somebody underlined with a short rule below it',
+      '---',
+      '',
+      'CTRL-W F',
+      '',
+    ].join('\n');
+    expect(titlesOf(text)).toEqual([]);
+  });
+
+  it('cuts a .txt page and a file without an extension at their titles, so a chunk starts at its section', async () => {
+    for (const name of ['change.txt', 'README.Debian']) {
+      const doc = await parseFile(name, Buffer.from(VIM_HELP));
+      expect(doc.headings.map((h) => h.text)).toContain('4.4 Changing tabs');
+      const sections = buildSections(doc.text, doc.headings);
+      const tabs = sections.find((s) => s.headingPath.at(-1) === '4.4 Changing tabs');
+      expect(tabs?.headingPath).toEqual(['2. Complex changes', '4.4 Changing tabs']);
+      // "2. Complex changes" has no words of its own, so its title opens the section of 4.4 (chunk.ts).
+      expect(doc.text.slice(tabs!.start).startsWith('2. Complex changes')).toBe(true);
+      const chunk = chunkSections(doc.text, sections).find((c) => c.text.includes(':[range]ret'));
+      expect(chunk?.start).toBe(tabs!.start);
+      expect(chunk?.text).not.toContain('["x]<Del>');
+    }
+  });
+
+  it('keeps .rst files to their own titles', async () => {
+    const doc = await parseFile('guide.rst', Buffer.from(['Guide', '=====', '', '1. First step', '', 'x', '', '2. Second step', ''].join('\n')));
+    expect(doc.headings.map((h) => h.text)).toEqual(['Guide']);
+    expect(doc.title).toBe('Guide');
+  });
+});

@@ -1,0 +1,264 @@
+/**
+ * Section titles of plain text. Manuals, RFCs, runbooks and READMEs written as `.txt` (or with no extension:
+ * `README.Debian`) have sections a reader sees at once, but without them a page was cut into windows of
+ * ~4,000 characters that ignored them: Vim's options.txt (414 KB) had 116 sections with no heading, so an
+ * option's definition could be split between two chunks and no passage said which part of the manual it
+ * came from. The text is kept as it is; only headings are read, by the conventions plain text uses:
+ *
+ * - **An underlined title** (a line after a blank line, then a line of one repeated `= - ~ ^ * + #`, at least
+ *   3 long and at least half as wide as the title), optionally overlined too. Levels follow the order in
+ *   which the underline styles first appear, as in reStructuredText.
+ * - **A title after a rule**: a line of at least 10 of one of `= - * # _ ~` across the page, then (after at
+ *   most one blank line) one short line standing alone (a blank line, another rule or the end after it),
+ *   not ending in a full stop or a colon (that is a sentence, or what leads into a quoted licence).
+ *   Vim's help: `====…` then `1. Using QuickFix commands  *quickfix*`. Level 1, or its number's depth.
+ * - **A numbered title** standing alone after a blank line: `4.4 Changing tabs`, `3.2.  Private Address
+ *   Space`. It must read as a title (a capital first, at most 10 words, no full stop or colon at the end),
+ *   stand alone (a blank line after it) or carry Vim's tags, so it is not the first line of a numbered paragraph,
+ *   and the text must hold at least two of them: one numbered line on its own is a list item. Level: the
+ *   number's depth; numbering that starts again inside a section is one level down.
+ * - **A title in capitals** standing alone after a blank line: `USING REGISTERS`, `DESCRIPTION`. Two to
+ *   50 characters of capitals, digits, spaces and `- & / '`, at most 6 words, not followed by more
+ *   capitals. It sits one level below the title before it (a capitals title after a capitals title is its
+ *   sibling), or at level 1 when none precedes it.
+ * - Org files' own headlines: `*`, `**` … at the start of a line, then a space.
+ *
+ * A title's text drops Vim's help tags (`*quickfix*`; a leading tag that is a number stays: `*10.5*`), the `~`
+ * Vim ends a header with, and the `#` of a comment banner (`# FTP service #` between lines of `#`).
+ * Lines holding a `|link|` reference are a table of contents (or a table's row), not titles.
+ */
+import type { Heading } from '../../store/page-model';
+
+/** A title is at most this wide, once its tags are dropped. */
+const MAX_TITLE = 72;
+/** An underline: one character repeated, from the start of the line. */
+const UNDERLINE = /^([=\-~^*+#])\1{2,}\s*$/;
+/** A rule across the page, which starts a new part. */
+const RULE = /^\s*([=\-*#_~])\1{9,}\s*$/;
+/** A numbered title: `4.4 Changing tabs`, `3.2.  Private Address Space`. */
+const NUMBERED = /^(\d{1,2}(?:\.\d{1,2}){0,3})\.?[ \t]+(\S.*)$/;
+/** A title in capitals (letters of any script that has case, digits, spaces and `- & / '`). */
+const CAPITALS = /^\p{Lu}[\p{Lu}\d '&/-]*[\p{Lu}\d]$/u;
+/** An Org headline. */
+const ORG = /^(\*{1,6})[ \t]+(\S.*)$/;
+/** Vim's help tags at the end of a line. */
+const TAGS_AT_END = /(?:\s+\*[^*\s]+\*)+\s*$/;
+/** A line of Vim's help tags and nothing else. */
+const TAGS_ONLY = /^(?:\s*\*[^*\s]+\*)+\s*$/;
+/** A leading Vim tag: a section's number (`*10.5*	Visual block mode`), kept, or a name (`*Q_lr*`), dropped. */
+const LEADING_TAG = /^\*([^*\s]+)\*\s+/;
+/** A `|link|` reference (a table of contents entry, Vim's "Next chapter: |usr_25.txt|") or a table's cell. */
+const LINK = /\|[^|\s]+\|/;
+/** Characters an underline or a rule is made of: a line starting with none of them is neither. */
+const RULE_CHARS = new Set([...'=-~^*+#_'].map((c) => c.charCodeAt(0)));
+
+/**
+ * The lines of a text by number, each read only when a rule asks for it: most lines are passed over by
+ * a look at their first character and their neighbours' (a line after a line of text is no title unless
+ * an underline follows it), so a large file costs a scan for its newlines and little more.
+ */
+class Lines {
+  readonly count: number;
+  private readonly starts: number[] = [0];
+
+  constructor(private readonly text: string) {
+    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) this.starts.push(at + 1);
+    this.count = this.starts.length;
+  }
+
+  start(i: number): number {
+    return this.starts[i]!;
+  }
+
+  /** Where line `i` ends, before its newline and a carriage return before it. */
+  end(i: number): number {
+    let end = i + 1 < this.count ? this.starts[i + 1]! - 1 : this.text.length;
+    if (end > this.starts[i]! && this.text.charCodeAt(end - 1) === 13) end--;
+    return end;
+  }
+
+  /** Line `i`'s text ('' outside the text). */
+  at(i: number): string {
+    return i < 0 || i >= this.count ? '' : this.text.slice(this.starts[i]!, this.end(i));
+  }
+
+  /** True for a line of whitespace only, and outside the text. */
+  blank(i: number): boolean {
+    if (i < 0 || i >= this.count) return true;
+    for (let at = this.starts[i]!, end = this.end(i); at < end; at++) {
+      const c = this.text.charCodeAt(at);
+      if (c !== 32 && c !== 9 && c !== 12 && c !== 11) return false;
+    }
+    return true;
+  }
+
+  /** True when line `i` can be an underline or a rule (its first character other than a space is one of theirs). */
+  ruleLike(i: number): boolean {
+    if (i < 0 || i >= this.count) return false;
+    let at = this.starts[i]!;
+    while (this.text.charCodeAt(at) === 32 || this.text.charCodeAt(at) === 9) at++;
+    return RULE_CHARS.has(this.text.charCodeAt(at));
+  }
+}
+
+/** The width of a line in columns (a CJK character takes two). */
+function columns(text: string): number {
+  let n = 0;
+  for (const ch of text) n += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u.test(ch) ? 2 : 1;
+  return n;
+}
+
+/** A line's title text: tags dropped, a leading tag kept as a number, spaces collapsed; null when it cannot be a title. */
+function titleText(line: string): string | null {
+  if (line.trim() === '' || /^\s/.test(line) || LINK.test(line)) return null;
+  const text = line
+    .replace(TAGS_AT_END, '')
+    .replace(LEADING_TAG, (_m, tag: string) => (/^\d+(\.\d+)*$/.test(tag) ? `${tag} ` : ''))
+    .replace(/\s+~$/, '')
+    .replace(/^#+\s+|\s+#+$/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (text === '' || !/\p{L}/u.test(text) || columns(text) > MAX_TITLE) return null;
+  return text;
+}
+
+interface Found {
+  /** The title's line number. */
+  line: number;
+  text: string;
+  /** Level, or null for a title in capitals (placed under the title before it). */
+  level: number | null;
+}
+
+/** The section titles of a plain text (see the module comment), offsets into `text`. */
+export function plainHeadings(text: string, org = false): Heading[] {
+  const lines = new Lines(text);
+  const found = org ? orgTitles(lines) : titles(lines);
+  const headings: Heading[] = [];
+  let previous: { level: number; capitals: boolean } | null = null;
+  const under = (p: { level: number; capitals: boolean } | null): number => (p ? (p.capitals ? p.level : Math.min(p.level + 1, 6)) : 1);
+  for (const f of found) {
+    const level: number = f.level ?? under(previous);
+    previous = { level, capitals: f.level === null };
+    const line = lines.at(f.line);
+    const lead = line.length - line.trimStart().length;
+    const start = lines.start(f.line) + lead;
+    headings.push({ start, end: start + line.trim().length, level, text: f.text });
+  }
+  return headings;
+}
+
+function orgTitles(lines: Lines): Found[] {
+  const out: Found[] = [];
+  for (let i = 0; i < lines.count; i++) {
+    const m = lines.ruleLike(i) ? ORG.exec(lines.at(i)) : null;
+    const text = m ? m[2]!.replace(/\s+:[\w@#%:]+:\s*$/, '').trim() : '';
+    if (m && text !== '') out.push({ line: i, text, level: m[1]!.length });
+  }
+  return out;
+}
+
+function titles(lines: Lines): Found[] {
+  const rule = (i: number) => lines.ruleLike(i) && RULE.test(lines.at(i));
+  const underline = (i: number) => (lines.ruleLike(i) ? UNDERLINE.exec(lines.at(i)) : null);
+  // A line stands alone when a blank line, a rule or the end follows it.
+  const alone = (i: number) => lines.blank(i + 1) || rule(i + 1);
+  const after = (i: number) => lines.blank(i - 1) || rule(i - 1);
+  const styles: string[] = [];
+  const out: Found[] = [];
+  const numbered: Found[] = [];
+  for (let i = 0; i < lines.count; i++) {
+    // Overline, title, underline.
+    const over = lines.blank(i - 1) ? underline(i) : null;
+    if (over && i + 2 < lines.count && lines.at(i + 2).trimEnd() === lines.at(i).trimEnd()) {
+      const text = titleText(lines.at(i + 1).trim());
+      if (text) {
+        out.push({ line: i + 1, text, level: styleLevel(`${over[1]}/over`, styles) });
+        i += 2;
+        continue;
+      }
+    }
+    // Title and underline, at least half as wide as the title.
+    const under = lines.blank(i - 1) && !lines.blank(i) ? underline(i + 1) : null;
+    if (under && !UNDERLINE.test(lines.at(i))) {
+      const line = lines.at(i);
+      const text = titleText(line);
+      if (text && !/[,;]$/.test(text) && lines.at(i + 1).trimEnd().length * 2 >= columns(line.trimEnd())) {
+        out.push({ line: i, text, level: styleLevel(under[1]!, styles) });
+        i += 1;
+        continue;
+      }
+    }
+    // A title after a rule (and at most one blank line), standing alone.
+    if (rule(i)) {
+      const at = lines.blank(i + 1) ? i + 2 : i + 1;
+      const text = at < lines.count && !rule(at) ? titleText(lines.at(at)) : null;
+      if (text && !/[.:]$/.test(text) && alone(at) && !underline(at + 1)) {
+        const n = NUMBERED.exec(text);
+        out.push({ line: at, text, level: n ? depth(n[1]!) : 1 });
+        i = at;
+        continue;
+      }
+    }
+    if (lines.blank(i) || !after(i)) continue;
+    const line = lines.at(i);
+    const text = titleText(line);
+    if (!text) continue;
+    const n = NUMBERED.exec(text);
+    if (n) {
+      // Standing alone or tagged (Vim), so not the first line of a numbered paragraph.
+      const tagged = TAGS_AT_END.test(line) || TAGS_ONLY.test(lines.at(i + 1));
+      if ((alone(i) || tagged) && readsAsTitle(n[2]!)) numbered.push({ line: i, text, level: depth(n[1]!) });
+      continue;
+    }
+    if (capitalsTitle(text) && !capitalsTitle(lines.at(i + 1).trim())) out.push({ line: i, text, level: null });
+  }
+  // One numbered line on its own is an item of a list, not a title (numbered titles after rules count).
+  if (numbered.length + out.filter((f) => NUMBERED.test(f.text)).length >= 2) out.push(...numbered);
+  return nestRestarts(out.sort((a, b) => a.line - b.line));
+}
+
+/**
+ * Numbering that starts again inside a section is a list of sub-sections: Vim's change.txt numbers its
+ * registers 1–10 inside "5. Copying and moving text". A top number that goes back is placed one level
+ * down, until the top numbering goes on (`6.` after `5.`).
+ */
+function nestRestarts(found: Found[]): Found[] {
+  let top: number | null = null;
+  let nested = false;
+  return found.map((f) => {
+    const m = /^(\d+)\.? /.exec(f.text);
+    if (!m || f.level !== 1) return f;
+    const n = Number(m[1]);
+    if (top === null || n === top + 1 || (!nested && n > top)) {
+      top = n;
+      nested = false;
+      return f;
+    }
+    nested = true;
+    return { ...f, level: 2 };
+  });
+}
+
+/** A numbered line's words read as a title: a capital first, at most 10 words, no full stop or colon at the end. */
+function readsAsTitle(words: string): boolean {
+  return /^[\p{Lu}\d]/u.test(words) && !/[.,;:]$/.test(words) && words.split(/\s+/).length <= 10;
+}
+
+/** A title in capitals: 2–50 characters, at most 6 words, at least 2 letters, no key name (`CTRL-W`). */
+function capitalsTitle(text: string): boolean {
+  return (
+    text.length <= 50 &&
+    CAPITALS.test(text) &&
+    text.split(' ').length <= 6 &&
+    (text.match(/\p{Lu}/gu)?.length ?? 0) >= 2 &&
+    !/-\p{Lu}(?![\p{Lu}\d])/u.test(text)
+  );
+}
+
+const depth = (number: string) => Math.min(number.split('.').length, 6);
+
+function styleLevel(style: string, styles: string[]): number {
+  if (!styles.includes(style)) styles.push(style);
+  return Math.min(styles.indexOf(style) + 1, 6);
+}
