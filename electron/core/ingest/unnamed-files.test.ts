@@ -64,6 +64,37 @@ describe('files whose names say nothing about their kind', () => {
     }
   }, 40_000);
 
+  it('an index of names made by ctags is listed as not read, while the help and code it points into are indexed', async () => {
+    const root = fs.realpathSync(tempDir());
+    const names = ['E37', 'E492', 'quickfix', ':make', "'tabstop'", 'ts', 'mapleader', '<Leader>', 'E42', 'persistent-undo', 'undo-persistence'];
+    writeFiles(root, {
+      // Vim's help keeps one without a header; Universal Ctags starts its own with !_TAG_ lines.
+      'doc/tags': names.map((n, i) => `${n}\t${i % 2 ? 'message.txt' : 'options.txt'}\t/*${n}*`).join('\n') + '\n',
+      'src/tags': '!_TAG_FILE_FORMAT\t2\t/extended format/\n!_TAG_PROGRAM_NAME\tUniversal Ctags\t//\nconnect\tnet.c\t/^int connect(void)$/;"\tf\n',
+      'doc/message.txt': 'E492: Not an editor command ~\n\nYou typed something that is not an Ex command.\n',
+      'src/net.c': 'int connect(void) { return 0; }\n',
+      // Tab-separated data that is not an index: fewer than ten lines, and lines of two fields.
+      'data/scores': 'alice\t12\nbob\t7\n',
+    });
+    const sift = openCore(tempDir());
+    try {
+      const kb = await call(sift, 'kb.create', { name: 'help' });
+      await call(sift, 'folder.add', { kb: kb.id, path: root });
+      const status = await sift.ingest(kb.id);
+      expect(status.state).toBe('done');
+      const pages = (await call(sift, 'pages.list', { kb: kb.id })).map((p) => p.path);
+      expect(pages).toEqual(['wiki/data/scores', 'wiki/doc/message.txt', 'wiki/src/net.c']);
+      expect(status.problems.map((p) => [p.relPath, p.status, p.reason])).toEqual([
+        ['doc/tags', 'skipped', 'an index of names made by ctags, not a document (tags)'],
+        ['src/tags', 'skipped', 'an index of names made by ctags, not a document (tags)'],
+      ]);
+      const found = await call(sift, 'search.query', { kb: kb.id, query: 'E492', mode: 'keyword' });
+      expect(found.passages.map((p) => p.pagePath)).toEqual(['wiki/doc/message.txt']);
+    } finally {
+      await sift.close();
+    }
+  }, 40_000);
+
   it('a UTF-8 character cut at the end of the sample is still text; NULs and control bytes are not', () => {
     const chinese = Buffer.from('监听端口'.repeat(3000), 'utf8'); // 36 000 bytes: the 8 K sample ends mid-character
     expect(8192 % 3).not.toBe(0);

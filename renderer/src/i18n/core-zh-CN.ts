@@ -88,6 +88,7 @@ export const coreZhCN: Record<MessageCode, string> & Record<string, string> = {
   'file.noText': '此页面没有可读的文字',
   'file.binary': '扩展名是文本，内容却是二进制文件',
   'file.notText': '不是文本文件，文件名也不属于 Sift 读取的类型（{{name}}）',
+  'file.tagsIndex': 'ctags 生成的名称索引，不是文档（{{name}}）',
   'file.unreadable': '无法读取：{{detail}}',
   'file.unreadable_raw': '无法读取此文件',
   'file.unreadableCode': '无法读取：{{detail}}',

@@ -40,7 +40,25 @@ function unnamedText(fileName: string, bytes: Buffer): ParsedDocument {
   if (isNotRead(fileName)) throw new ParseError('unsupported', say('file.unsupported', { name: fileName }).text);
   if (!looksLikeText(bytes)) throw new ParseError('binary', say('file.notText', { name: baseName(fileName) }).text);
   const { text, encoding } = decodeText(bytes);
+  if (isTagsIndex(text)) throw new ParseError('unsupported', say('file.tagsIndex', { name: baseName(fileName) }).text);
   return { ...blank('text', text), headings: plainHeadings(text), encoding };
+}
+
+/** A line of a ctags index: a name, a file and where the name is in it, separated by tabs. */
+const TAGS_LINE = /^[^\t]+\t[^\t]+\t\S/;
+
+/**
+ * True for an index of names that ctags writes (`tags`, beside code or Vim's help): a `!_TAG_` header, or
+ * nothing but name-tab-file-tab-address lines in its first 50. Indexed, every name in it would be found a
+ * second time, in a line that only says which file defines it.
+ */
+function isTagsIndex(text: string): boolean {
+  const head = text.slice(0, 16_384);
+  const lines = head.split('\n');
+  if (head.length < text.length) lines.pop(); // cut off
+  const first = lines.slice(0, 50).filter((l) => l.trim() !== '');
+  if (first[0]?.startsWith('!_TAG_')) return true;
+  return first.length >= 10 && first.every((l) => TAGS_LINE.test(l));
 }
 
 /** How files are parsed. */
