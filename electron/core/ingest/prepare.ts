@@ -77,7 +77,8 @@ export type FileOutcome =
  *    DocBook's Prev/Up/Home/Next tables) and without elements of role="navigation" (parse/html.ts); names written
  *    with symbols indexed as tokens of their own (`C++` → `cplusplus`, `C#` → `csharp`; text/tokenize.ts).
  * 12: plain text (.txt, .org, files without an extension) cut at its own section titles: underlined, after a
- *    rule, numbered or in capitals (parse/plain-headings.ts), not only in windows of ~4,000 characters; ctags
+ *    rule, numbered, in capitals, marked ¶, or Markdown's `#` (parse/plain-headings.ts), not only in windows of
+ *    ~4,000 characters, and titled by an underlined (or `#`, `¶`, `#+TITLE:`) title that opens it; ctags
  *    indexes (`tags`) listed as not read (parse/index.ts).
  */
 export const PAGE_FORMAT = 12;

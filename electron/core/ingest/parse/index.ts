@@ -41,7 +41,7 @@ function unnamedText(fileName: string, bytes: Buffer): ParsedDocument {
   if (!looksLikeText(bytes)) throw new ParseError('binary', say('file.notText', { name: baseName(fileName) }).text);
   const { text, encoding } = decodeText(bytes);
   if (isTagsIndex(text)) throw new ParseError('unsupported', say('file.tagsIndex', { name: baseName(fileName) }).text);
-  return { ...blank('text', text), headings: plainHeadings(text), encoding };
+  return { ...blank('text', text), ...plainHeadings(text), encoding };
 }
 
 /** A line of a ctags index: a name, a file and where the name is in it, separated by tabs. */
@@ -86,12 +86,11 @@ export async function parseFile(fileName: string, bytes: Buffer, options: ParseO
     }
     case 'text': {
       const { text, encoding } = decodeText(bytes);
-      // reStructuredText stays plain text; its section titles give the headings and the title.
-      // Other plain text has its titles read by the conventions plain text uses (plain-headings.ts).
+      // reStructuredText stays plain text; its section titles give the headings and the title. Other plain
+      // text has its titles read by the conventions plain text uses (plain-headings.ts).
       const ext = extensionOf(fileName);
-      const rst = ext === 'rst' ? rstHeadings(text) : null;
-      const headings = rst ? rst.headings : plainHeadings(text, ext === 'org');
-      return { ...blank('text', text), headings, ...(rst ? { title: rst.title } : {}), encoding };
+      const titled = ext === 'rst' ? rstHeadings(text) : plainHeadings(text, ext === 'org');
+      return { ...blank('text', text), ...titled, encoding };
     }
     case 'code': {
       const { text, encoding } = decodeText(bytes);

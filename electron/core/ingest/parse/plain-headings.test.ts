@@ -65,7 +65,7 @@ const VIM_HELP = [
   '',
 ].join('\n');
 
-const titlesOf = (text: string, org = false) => plainHeadings(text, org).map((h) => `${h.level} ${h.text}`);
+const titlesOf = (text: string, org = false) => plainHeadings(text, org).headings.map((h) => `${h.level} ${h.text}`);
 
 describe('plain text section titles', () => {
   it("reads Vim's help: titles after rules, numbered titles before their tags, capitals, a restarted numbering one level down", () => {
@@ -83,7 +83,7 @@ describe('plain text section titles', () => {
   });
 
   it('gives each heading the offsets of its line in the text', () => {
-    for (const h of plainHeadings(VIM_HELP)) {
+    for (const h of plainHeadings(VIM_HELP).headings) {
       const line = VIM_HELP.slice(h.start, h.end);
       expect(line.startsWith(h.text.split(' ')[0]!.replace(/^10\.5$/, '*10.5*'))).toBe(true);
       expect(line).not.toContain('\n');
@@ -97,9 +97,43 @@ describe('plain text section titles', () => {
     expect(titlesOf(readme)).toEqual(['1 Frobnicator', '2 Installation', '2 Usage', '3 Appendix']);
   });
 
-  it('reads Org headlines by their stars, without their tags', () => {
-    const org = ['#+TITLE: Notes', '* Projects   :work:', 'text', '** Sift', '*bold* is not a headline', '* Reading'].join('\n');
+  it('reads Org headlines by their stars, without their tags, and the title of #+TITLE', () => {
+    const org = ['#+TITLE: Reading notes', '* Projects   :work:', 'text', '** Sift', '*bold* is not a headline', '* Reading'].join('\n');
     expect(titlesOf(org, true)).toEqual(['1 Projects', '2 Sift', '1 Reading']);
+    expect(plainHeadings(org, true).title).toBe('Reading notes');
+  });
+
+  it('reads a text written as Markdown by its # headings, but not a licence in comments or a fenced # comment', () => {
+    const notes = ['# 检索增强设计', '', '## 1. 问题', '', '正文。', '', '```bash', '# not a title', 'make', '```', '', '### 1.1 背景', '', '细节。'].join('\n');
+    const at = (line: string) => ({ start: notes.indexOf(line), end: notes.indexOf(line) + line.length });
+    expect(plainHeadings(notes)).toEqual({
+      title: '检索增强设计',
+      headings: [
+        { ...at('# 检索增强设计'), level: 1, text: '检索增强设计' },
+        { ...at('## 1. 问题'), level: 2, text: '1. 问题' },
+        { ...at('### 1.1 背景'), level: 3, text: '1.1 背景' },
+      ],
+    });
+    const licence = ['# Copyright (C) 1999 Free Software Foundation, Inc.', '#', '# This file is part of groff.', '', 'Report bugs.', '', '##### Emacs settings', '# Local Variables:'].join('\n');
+    expect(plainHeadings(licence).headings).toEqual([]);
+    const script = ['#!/bin/sh', '', '# Build', '', 'make', '', '## Install', '', 'make install'].join('\n');
+    expect(plainHeadings(script).headings).toEqual([]);
+    expect(plainHeadings('# only one\n\ntext\n').headings).toEqual([]);
+  });
+
+  it('reads the titles a copied web page keeps its permalink mark on; the opening one names the page', () => {
+    const copied = ['知識庫：檢索與 Agent¶', '', '把 in-house 文件變成可引用的段落。', '', '職責與邊界¶', '', '負責：檢索。', '', 'A sentence that ends with a mark ¶ inside.', ''].join('\n');
+    expect(plainHeadings(copied)).toMatchObject({ title: '知識庫：檢索與 Agent', headings: [{ level: 1, text: '知識庫：檢索與 Agent' }, { level: 2, text: '職責與邊界' }] });
+  });
+
+  it('titles the page by an underlined title that opens the text, and by no other', () => {
+    const notes = ['', 'Git v2.34.4 Release Notes', '=========================', '', 'Fixes since v2.34.3', '-------------------', '', ' * A fix.', ''].join('\n');
+    expect(plainHeadings(notes)).toMatchObject({ title: 'Git v2.34.4 Release Notes', headings: [{ level: 1 }, { level: 2 }] });
+    const late = ['Some words before.', '', 'Installation', '============', '', 'Run make.'].join('\n');
+    expect(plainHeadings(late).title).toBeNull();
+    expect(plainHeadings(VIM_HELP).title).toBeNull();
+    const script = ['#!/usr/bin/perl -w', '##################', '', 'print "hi";'].join('\n');
+    expect(plainHeadings(script)).toEqual({ title: null, headings: [] });
   });
 
   it('leaves alone what only looks like a title', () => {
@@ -147,6 +181,12 @@ describe('plain text section titles', () => {
       expect(chunk?.start).toBe(tabs!.start);
       expect(chunk?.text).not.toContain('["x]<Del>');
     }
+  });
+
+  it('gives a .txt page the title that opens it, and a page without one none (its file name names it)', async () => {
+    expect((await parseFile('2.34.4.txt', Buffer.from('Git v2.34.4 Release Notes\n=========================\n\nFixes.\n'))).title).toBe('Git v2.34.4 Release Notes');
+    expect((await parseFile('README.Debian', Buffer.from('lsof for Debian\n---------------\n\nNotes.\n'))).title).toBe('lsof for Debian');
+    expect((await parseFile('change.txt', Buffer.from(VIM_HELP))).title).toBeNull();
   });
 
   it('keeps .rst files to their own titles', async () => {

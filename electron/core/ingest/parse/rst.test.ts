@@ -63,11 +63,12 @@ describe('reStructuredText titles', () => {
     expect(doc.headings.map((h) => h.text)).toContain('Command Line Interface');
   });
 
-  it('titles a Chinese .rst page and leaves a .txt file alone', async () => {
+  it('titles a Chinese .rst page, and a .txt page by the same underlined title (plain-headings.ts)', async () => {
     const zh = '安装指南\n========\n\n先安装依赖。\n\n配置\n----\n\n编辑配置文件。\n';
     expect((await parseFile('install.rst', Buffer.from(zh))).title).toBe('安装指南');
     expect((await parseFile('install.rst', Buffer.from(zh))).headings.map((h) => [h.level, h.text])).toEqual([[1, '安装指南'], [2, '配置']]);
-    expect((await parseFile('install.txt', Buffer.from(zh))).title).toBeNull();
+    expect((await parseFile('install.txt', Buffer.from(zh))).title).toBe('安装指南');
+    expect((await parseFile('install.txt', Buffer.from(`前言。\n\n${zh}`))).title).toBeNull();
   });
 
   it('finds no title in an .rst file without one', async () => {
