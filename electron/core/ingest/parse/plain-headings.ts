@@ -105,8 +105,8 @@ class Lines {
   }
 }
 
-/** The width of a line in columns (a CJK character takes two). */
-function columns(text: string): number {
+/** The width of a line in columns (a CJK character takes two), which a title's underline should reach. */
+export function columns(text: string): number {
   let n = 0;
   for (const ch of text) n += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u.test(ch) ? 2 : 1;
   return n;

@@ -7,15 +7,10 @@
  */
 import { linesOf as lineSpans, type TextLine } from '../../../../shared/lines';
 import type { Heading } from '../../store/page-model';
+import { columns } from './plain-headings';
 
 /** What reStructuredText adorns titles with (docutils' recommended set and the rest of ASCII punctuation). */
 const ADORNMENT = /^([!-/:-@[-`{-~])\1+\s*$/;
-/** The width of a title line in columns (a CJK character takes two), which its adornment should reach. */
-function columns(text: string): number {
-  let n = 0;
-  for (const ch of text) n += /[\u1100-\u115f\u2e80-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6]/u.test(ch) ? 2 : 1;
-  return n;
-}
 
 /** The lines of `text`, a carriage return before a newline left out of their text. */
 function linesOf(text: string): TextLine[] {
