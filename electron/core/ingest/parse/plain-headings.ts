@@ -264,8 +264,7 @@ function titles(lines: Lines): Found[] {
     // A title copied from a web page with its permalink mark: the first one opening the text names the page.
     if (PILCROW.test(line) && alone(i)) {
       const text = titleText(line.replace(PILCROW, ''));
-      const opening = lines.start(i) === 0 || out.length === 0;
-      if (text) out.push({ line: i, text, level: opening && i === firstWords(lines) ? 1 : 2, names: true, from: i });
+      if (text) out.push({ line: i, text, level: i === firstWords(lines) ? 1 : 2, names: true, from: i });
       continue;
     }
     const text = titleText(line);
