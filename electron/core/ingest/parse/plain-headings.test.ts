@@ -90,6 +90,11 @@ describe('plain text section titles', () => {
     }
   });
 
+  it("drops a Vim fold marker with the tags before it", () => {
+    const netrw = ['x', '', RULE, '1. Contents\t\t\t\t*netrw-contents* {{{1', '', 'text', '', RULE, '2. Starting With Netrw\t\t*netrw-start* {{{1', '', 'text'].join('\n');
+    expect(titlesOf(netrw)).toEqual(['1 1. Contents', '1 2. Starting With Netrw']);
+  });
+
   it('reads RFC-style numbered titles, and underlined titles by the order of their styles', () => {
     const rfc = ['Abstract', '', '   This memo ...', '', '1.  Introduction', '', '   Text.', '', '3.2.  Private Address Space', '', '   10.0.0.0/8'].join('\n');
     expect(titlesOf(rfc)).toEqual(['1 1. Introduction', '2 3.2. Private Address Space']);
@@ -163,6 +168,10 @@ describe('plain text section titles', () => {
       '---',
       '',
       'CTRL-W F',
+      '',
+      'tag\t\tchar\t\taction in Insert mode\t~',
+      '------------------------------------------------------------------------------',
+      '|i_CTRL-@|\tCTRL-@\t\tinsert previously inserted text',
       '',
     ].join('\n');
     expect(titlesOf(text)).toEqual([]);

@@ -27,8 +27,9 @@
  *   opens the text (it then titles the page), else 2.
  * - Org files' own headlines: `*`, `**` … at the start of a line, then a space; `#+TITLE:` titles the page.
  *
- * A title's text drops Vim's help tags (`*quickfix*`; a leading tag that is a number stays: `*10.5*`), the `~`
- * Vim ends a header with, and the `#` of a comment banner (`# FTP service #` between lines of `#`).
+ * A title's text drops Vim's help tags (`*quickfix*`; a leading tag that is a number stays: `*10.5*`), its fold
+ * marker (`{{{1`), the `~` Vim ends a header with, and the `#` of a comment banner (`# FTP service #` between lines
+ * of `#`). Words spaced into columns by tabs or 3+ spaces are a table's header row, not a title.
  * Lines holding a `|link|` reference are a table of contents (or a table's row), not titles.
  */
 import type { Heading } from '../../store/page-model';
@@ -112,18 +113,20 @@ export function columns(text: string): number {
   return n;
 }
 
-/** A line's title text: tags dropped, a leading tag kept as a number, spaces collapsed; null when it cannot be a title. */
+/** A line's title text: tags dropped, a leading tag kept as a number, spaces collapsed; null when it cannot be a title
+ *  (no letter, too wide, or words spaced into columns). */
 function titleText(line: string): string | null {
   if (line.trim() === '' || /^\s/.test(line) || line.startsWith('#!') || LINK.test(line)) return null;
   const text = line
+    .replace(/\s*(?:\{\{\{|\}\}\})\d*\s*$/, '') // a Vim fold marker
     .replace(TAGS_AT_END, '')
     .replace(LEADING_TAG, (_m, tag: string) => (/^\d+(\.\d+)*$/.test(tag) ? `${tag} ` : ''))
     .replace(/\s+~$/, '')
     .replace(/^#+\s+|\s+#+$/g, '')
-    .replace(/\s+/g, ' ')
     .trim();
-  if (text === '' || !/\p{L}/u.test(text) || columns(text) > MAX_TITLE) return null;
-  return text;
+  // Words spaced into columns are a table's header row (`tag  command  action in Normal mode`).
+  if (text === '' || !/\p{L}/u.test(text) || /\S(?:[ \t]*\t[ \t]*| {3,})\S/.test(text) || columns(text) > MAX_TITLE) return null;
+  return text.replace(/\s+/g, ' ');
 }
 
 interface Found {
