@@ -8,7 +8,7 @@ import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../testing/temp';
-import { call, openCore, writeFiles } from './testing/fixtures';
+import { call, makeKb, openCore, writeFiles } from './testing/fixtures';
 import { scanFolder } from './scan';
 import { looksLikeText } from './parse/decode';
 
@@ -42,22 +42,21 @@ describe('files whose names say nothing about their kind', () => {
 
     const sift = openCore(tempDir());
     try {
-      const kb = await call(sift, 'kb.create', { name: 'Debian docs' });
-      await call(sift, 'folder.add', { kb: kb.id, path: root });
-      const status = await sift.ingest(kb.id);
+      const kb = await makeKb(sift, 'Debian docs', [root]);
+      const status = await sift.ingest(kb);
       expect(status.state).toBe('done');
-      const pages = (await call(sift, 'pages.list', { kb: kb.id })).map((p) => p.path);
+      const pages = (await call(sift, 'pages.list', { kb })).map((p) => p.path);
       expect(pages).toEqual(['wiki/bash/README.Debian', 'wiki/bash/README.source', 'wiki/notes.md', 'wiki/tools/app.conf', 'wiki/tools/configure']);
       expect(status.problems.map((p) => [p.relPath, p.status, p.reason])).toEqual([
         ['bash/changelog.Debian.gz', 'skipped', 'Sift does not read this kind of file (changelog.Debian.gz)'],
         ['tools/blob.unknownext', 'skipped', 'not a text file, and its name is of no kind Sift reads (blob.unknownext)'],
         ['tools/helper', 'skipped', 'not a text file, and its name is of no kind Sift reads (helper)'],
       ]);
-      const found = await call(sift, 'search.query', { kb: kb.id, query: 'bashrc HISTSIZE', mode: 'keyword' });
+      const found = await call(sift, 'search.query', { kb, query: 'bashrc HISTSIZE', mode: 'keyword' });
       expect(found.passages[0]?.pagePath).toBe('wiki/bash/README.Debian');
-      const zh = await call(sift, 'search.query', { kb: kb.id, query: '监听端口', mode: 'keyword' });
+      const zh = await call(sift, 'search.query', { kb, query: '监听端口', mode: 'keyword' });
       expect(zh.passages[0]?.pagePath).toBe('wiki/tools/app.conf');
-      const page = await call(sift, 'pages.get', { kb: kb.id, path: 'wiki/tools/configure' });
+      const page = await call(sift, 'pages.get', { kb, path: 'wiki/tools/configure' });
       expect(page.kind).toBe('text');
     } finally {
       await sift.close();
@@ -78,17 +77,16 @@ describe('files whose names say nothing about their kind', () => {
     });
     const sift = openCore(tempDir());
     try {
-      const kb = await call(sift, 'kb.create', { name: 'help' });
-      await call(sift, 'folder.add', { kb: kb.id, path: root });
-      const status = await sift.ingest(kb.id);
+      const kb = await makeKb(sift, 'help', [root]);
+      const status = await sift.ingest(kb);
       expect(status.state).toBe('done');
-      const pages = (await call(sift, 'pages.list', { kb: kb.id })).map((p) => p.path);
+      const pages = (await call(sift, 'pages.list', { kb })).map((p) => p.path);
       expect(pages).toEqual(['wiki/data/scores', 'wiki/doc/message.txt', 'wiki/src/net.c']);
       expect(status.problems.map((p) => [p.relPath, p.status, p.reason])).toEqual([
         ['doc/tags', 'skipped', 'an index of names made by ctags, not a document (tags)'],
         ['src/tags', 'skipped', 'an index of names made by ctags, not a document (tags)'],
       ]);
-      const found = await call(sift, 'search.query', { kb: kb.id, query: 'E492', mode: 'keyword' });
+      const found = await call(sift, 'search.query', { kb, query: 'E492', mode: 'keyword' });
       expect(found.passages.map((p) => p.pagePath)).toEqual(['wiki/doc/message.txt']);
     } finally {
       await sift.close();

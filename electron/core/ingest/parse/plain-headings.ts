@@ -97,12 +97,26 @@ class Lines {
     return true;
   }
 
-  /** True when line `i` can be an underline or a rule (its first character other than a space is one of theirs). */
+  /**
+   * True when line `i` can be an underline or a rule: its first character other than a space is one of theirs.
+   * Also the first test for an Org headline (`*`) and a Markdown heading (`#`).
+   */
   ruleLike(i: number): boolean {
-    if (i < 0 || i >= this.count) return false;
+    return RULE_CHARS.has(this.firstMark(i));
+  }
+
+  /** True when line `i` can open or close a code fence: its first character other than a space is a backtick or `~`. */
+  fenceLike(i: number): boolean {
+    const c = this.firstMark(i);
+    return c === 96 || c === 126;
+  }
+
+  /** The code of line `i`'s first character other than a space or tab (NaN past its end or outside the text). */
+  private firstMark(i: number): number {
+    if (i < 0 || i >= this.count) return NaN;
     let at = this.starts[i]!;
     while (this.text.charCodeAt(at) === 32 || this.text.charCodeAt(at) === 9) at++;
-    return RULE_CHARS.has(this.text.charCodeAt(at));
+    return this.text.charCodeAt(at);
   }
 }
 
@@ -132,9 +146,9 @@ function titleText(line: string): string | null {
 interface Found {
   /** The title's line number. */
   line: number;
-  /** A title that names the page when it opens the text (underlined, overlined, or marked ¶): its first
-   *  line (the overline's, or its own). */
+  /** A title that names the page when it opens the text (underlined, overlined, marked ¶, or Markdown's `#`). */
   names?: true;
+  /** An overlined title's first line, the overline (else the title's own line opens it). */
   from?: number;
   text: string;
   /** Level, or null for a title in capitals (placed under the title before it). */
@@ -198,18 +212,19 @@ function markdownTitles(lines: Lines): Found[] | null {
   let fence: string | null = null;
   for (let i = 0; i < lines.count; i++) {
     // A `# comment` inside a fenced code block is code.
-    const mark = /^ {0,3}(`{3,}|~{3,})/.exec(lines.at(i))?.[1] ?? null;
+    const mark = lines.fenceLike(i) ? (/^ {0,3}(`{3,}|~{3,})/.exec(lines.at(i))?.[1] ?? null) : null;
     if (mark && (fence === null || (mark[0] === fence[0] && mark.length >= fence.length))) {
       fence = fence === null ? mark : null;
       continue;
     }
     const m = fence === null && lines.ruleLike(i) ? ATX.exec(lines.at(i)) : null;
+    if (!m) continue;
     // After a blank line, and not the first of a block of `#` lines (a licence in comments).
     const next = lines.at(i + 1);
     const standsApart = (i === 0 || lines.blank(i - 1)) && (!next.startsWith('#') || ATX.test(next));
-    const text = m && standsApart ? titleText(m[2]!) : null;
-    if (!m || !text) continue;
-    out.push({ line: i, text, level: m[1]!.length, names: true, from: i });
+    const text = standsApart ? titleText(m[2]!) : null;
+    if (!text) continue;
+    out.push({ line: i, text, level: m[1]!.length, names: true });
     if (m[1]!.length > 1) deeper = true;
   }
   return out.length >= 2 && deeper ? out : null;
@@ -246,7 +261,7 @@ function titles(lines: Lines): Found[] {
       const line = lines.at(i);
       const text = titleText(line);
       if (text && !/[,;]$/.test(text) && lines.at(i + 1).trimEnd().length * 2 >= columns(line.trimEnd())) {
-        out.push({ line: i, text, level: styleLevel(under[1]!, styles), names: true, from: i });
+        out.push({ line: i, text, level: styleLevel(under[1]!, styles), names: true });
         i += 1;
         continue;
       }
@@ -267,7 +282,7 @@ function titles(lines: Lines): Found[] {
     // A title copied from a web page with its permalink mark: the first one opening the text names the page.
     if (PILCROW.test(line) && alone(i)) {
       const text = titleText(line.replace(PILCROW, ''));
-      if (text) out.push({ line: i, text, level: i === firstWords(lines) ? 1 : 2, names: true, from: i });
+      if (text) out.push({ line: i, text, level: i === firstWords(lines) ? 1 : 2, names: true });
       continue;
     }
     const text = titleText(line);
@@ -333,7 +348,8 @@ function capitalsTitle(text: string): boolean {
 
 const depth = (number: string) => Math.min(number.split('.').length, 6);
 
-function styleLevel(style: string, styles: string[]): number {
+/** The level of an underline style: the order in which the styles first appear (`styles`, added to), at most 6. */
+export function styleLevel(style: string, styles: string[]): number {
   if (!styles.includes(style)) styles.push(style);
   return Math.min(styles.indexOf(style) + 1, 6);
 }

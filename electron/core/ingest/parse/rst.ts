@@ -7,7 +7,7 @@
  */
 import { linesOf as lineSpans, type TextLine } from '../../../../shared/lines';
 import type { Heading } from '../../store/page-model';
-import { columns } from './plain-headings';
+import { columns, styleLevel } from './plain-headings';
 
 /** What reStructuredText adorns titles with (docutils' recommended set and the rest of ASCII punctuation). */
 const ADORNMENT = /^([!-/:-@[-`{-~])\1+\s*$/;
@@ -57,8 +57,7 @@ export function rstHeadings(text: string): { headings: Heading[]; title: string 
 }
 
 function push(style: string, line: TextLine, headings: Heading[], styles: string[]): void {
-  if (!styles.includes(style)) styles.push(style);
-  const level = Math.min(styles.indexOf(style) + 1, 6);
+  const level = styleLevel(style, styles);
   const lead = line.text.length - line.text.trimStart().length;
   const raw = line.text.trim();
   const start = line.start + lead;
