@@ -80,8 +80,10 @@ export type FileOutcome =
  *    rule, numbered, in capitals, marked ¶, or Markdown's `#` (parse/plain-headings.ts), not only in windows of
  *    ~4,000 characters, and titled by an underlined (or `#`, `¶`, `#+TITLE:`) title that opens it; ctags
  *    indexes (`tags`) listed as not read (parse/index.ts).
+ * 13: Perl's POD (`.pod` files, and the POD of modules and scripts) read by its commands: `=head1`–`=head4` and the
+ *    `=item`s that name something are headings, NAME titles the page, code comments are no titles (parse/pod.ts).
  */
-export const PAGE_FORMAT = 12;
+export const PAGE_FORMAT = 13;
 
 /**
  * Raised when a parser can read files it failed on before (a fix in it or in a library it uses): a knowledge

@@ -3,6 +3,7 @@
  * parser (see kinds.ts); every parser reports failure as a ParseError whose message is shown to the
  * user next to the file.
  */
+import type { Heading } from '../../store/page-model';
 import { ParseError, type ParsedDocument } from '../types';
 import { decodeText, looksLikeText } from './decode';
 import { parseDocx } from './docx';
@@ -14,6 +15,7 @@ import { parseImage } from './image';
 import type { PageReader } from '../../ocr/reader';
 import { parsePdf } from './pdf';
 import { plainHeadings } from './plain-headings';
+import { holdsPod, podHeadings } from './pod';
 import { rstHeadings } from './rst';
 import { parseSheet } from './sheet';
 import { parseSlides } from './slides';
@@ -41,7 +43,19 @@ function unnamedText(fileName: string, bytes: Buffer): ParsedDocument {
   if (!looksLikeText(bytes)) throw new ParseError('binary', say('file.notText', { name: baseName(fileName) }).text);
   const { text, encoding } = decodeText(bytes);
   if (isTagsIndex(text)) throw new ParseError('unsupported', say('file.tagsIndex', { name: baseName(fileName) }).text);
-  return { ...blank('text', text), ...plainHeadings(text), encoding };
+  // Perl modules and scripts (`.pm`, `.pl`, `adduser.local`) keep their documentation as POD.
+  const titled = holdsPod(text) ? podHeadings(text) : plainHeadings(text);
+  return { ...blank('text', text), ...titled, encoding };
+}
+
+/**
+ * The headings and title of a plain-text file by the conventions its kind is written in: reStructuredText's
+ * (`.rst`), POD's (`.pod`, Perl's documentation), else those plain text uses (plain-headings.ts).
+ */
+function titlesOf(text: string, ext: string | null): { headings: Heading[]; title: string | null } {
+  if (ext === 'rst') return rstHeadings(text);
+  if (ext === 'pod') return podHeadings(text);
+  return plainHeadings(text, ext === 'org');
 }
 
 /** A line of a ctags index: a name, a file and where the name is in it, separated by tabs. */
@@ -86,11 +100,7 @@ export async function parseFile(fileName: string, bytes: Buffer, options: ParseO
     }
     case 'text': {
       const { text, encoding } = decodeText(bytes);
-      // reStructuredText stays plain text; its section titles give the headings and the title. Other plain
-      // text has its titles read by the conventions plain text uses (plain-headings.ts).
-      const ext = extensionOf(fileName);
-      const titled = ext === 'rst' ? rstHeadings(text) : plainHeadings(text, ext === 'org');
-      return { ...blank('text', text), ...titled, encoding };
+      return { ...blank('text', text), ...titlesOf(text, extensionOf(fileName)), encoding };
     }
     case 'code': {
       const { text, encoding } = decodeText(bytes);

@@ -19,6 +19,7 @@ describe('kindOf', () => {
     ['book.epub', 'epub', null],
     ['guide.rst', 'text', null],
     ['todo.org', 'text', null],
+    ['perldiag.pod', 'text', null],
     ['README', 'text', null],
     ['readme', 'text', null],
     ['LICENSE', 'text', null],

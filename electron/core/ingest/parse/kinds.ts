@@ -15,7 +15,7 @@ export interface FileKind {
 }
 
 const MARKDOWN = ['md', 'markdown', 'mdx'];
-const PLAIN_TEXT = ['txt', 'text', 'log', 'rst', 'org'];
+const PLAIN_TEXT = ['txt', 'text', 'log', 'rst', 'org', 'pod'];
 /** Spreadsheets and delimited tables, read by SheetJS (see sheet.ts). */
 const SHEETS = ['xlsx', 'xlsm', 'xls', 'ods', 'csv', 'tsv'];
 const SLIDES = ['pptx', 'odp'];
