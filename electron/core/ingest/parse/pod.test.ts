@@ -154,6 +154,11 @@ describe('POD, Perl\'s documentation', () => {
     expect(tempfile?.headingPath).toEqual(['FUNCTIONS', 'tempfile']);
   });
 
+  it('titles a page by the paragraph right after NAME only', () => {
+    expect(podHeadings('=head1 NAME\n\n=over 4\n\n=item options\n\nText.\n\n=back\n\n=cut\n').title).toBeNull();
+    expect(podHeadings('=pod\n\nIntro.\n\n=head1 NAME\n\nB<Foo::Bar> - does a thing\n\n=cut\n').title).toBe('Foo::Bar - does a thing');
+  });
+
   it('reads formatting codes as the text they show', () => {
     expect(podText('C<< $a <=> $b >> and C<$x<$y> and B<C<nested>>')).toBe('$a <=> $b and $x<$y and nested');
     expect(podText('L<the docs|perlfunc/open>, L<perlfunc/"open">, L</Options>, L<File::Temp>')).toBe('the docs, "open" in perlfunc, Options, File::Temp');

@@ -75,6 +75,8 @@ export function podHeadings(text: string): { headings: Heading[]; title: string 
       continue;
     }
     const [, command, rest = ''] = m;
+    // NAME's text is the paragraph right after it, not one after another command.
+    nameNext = false;
     if (command === 'cut') {
       inPod = false;
       continue;
