@@ -16,11 +16,10 @@
  *   does a module's code outside `=pod`/`=head`…`=cut`.
  * - The page is titled by its NAME section (`File::Temp - return name and handle of a temporary file safely`).
  */
-import { linesOf, type TextLine } from '../../../../shared/lines';
 import type { Heading } from '../../store/page-model';
 
 /** A POD command at the start of a line: its name and the rest of the line. */
-const COMMAND = /^=([a-zA-Z][a-zA-Z0-9]*)(?:[ \t]+(.*?))?[ \t]*\r?$/;
+const COMMAND = /^=([a-zA-Z][a-zA-Z0-9]*)(?:[ \t]+(.*?))?[ \t]*$/;
 /** A heading command. */
 const HEAD = /^head([1-4])$/;
 /** An item that marks (a bullet, a number), not names. */
@@ -36,16 +35,57 @@ export function holdsPod(text: string): boolean {
   return /^=head[1-4][ \t]+\S/m.test(text) && /^=(?:cut|pod|over|item|encoding)\b/m.test(text);
 }
 
-/** A paragraph's lines, from `first` to the line before the next blank one (or the end). */
-function paragraphEnd(lines: TextLine[], first: number): number {
-  let last = first;
-  while (last + 1 < lines.length && lines[last + 1]!.text.trim() !== '') last++;
-  return last;
+/** The lines of a text as offsets, without a string per line: the reader looks at most lines for one character. */
+class LineIndex {
+  private readonly starts: number[] = [];
+  constructor(private readonly text: string) {
+    for (let at = 0; ; ) {
+      this.starts.push(at);
+      const nl = text.indexOf('\n', at);
+      if (nl === -1) break;
+      at = nl + 1;
+    }
+  }
+  get count(): number {
+    return this.starts.length;
+  }
+  start(i: number): number {
+    return this.starts[i]!;
+  }
+  /** Where line `i` ends, before its newline and a carriage return. */
+  end(i: number): number {
+    let end = i + 1 < this.starts.length ? this.starts[i + 1]! - 1 : this.text.length;
+    if (end > this.starts[i]! && this.text.charCodeAt(end - 1) === 13) end--;
+    return end;
+  }
+  line(i: number): string {
+    return this.text.slice(this.start(i), this.end(i));
+  }
+  /** True for a line of nothing but spaces and tabs. */
+  blank(i: number): boolean {
+    for (let k = this.start(i), end = this.end(i); k < end; k++) {
+      const c = this.text.charCodeAt(k);
+      if (c !== 32 && c !== 9) return false;
+    }
+    return true;
+  }
+  /** The last line of the paragraph that starts at line `first`: the line before the next blank one (or the last). */
+  paragraphEnd(first: number): number {
+    let last = first;
+    while (last + 1 < this.count && !this.blank(last + 1)) last++;
+    return last;
+  }
+  /** The text of lines `first`…`last`, joined by spaces. */
+  joined(first: number, last: number): string {
+    return this.text.slice(this.start(first), this.end(last)).replace(/\r?\n/g, ' ');
+  }
 }
+
+const EQUALS = 61;
 
 /** The headings of a POD text (or of the POD in a Perl file) and its title, offsets into `text`. */
 export function podHeadings(text: string): { headings: Heading[]; title: string | null } {
-  const lines = linesOf(text);
+  const lines = new LineIndex(text);
   const headings: Heading[] = [];
   let inPod = false;
   /** The format an `=begin` block is for, while inside one that is not POD's own. */
@@ -56,18 +96,17 @@ export function podHeadings(text: string): { headings: Heading[]; title: string 
   let openItem: number | null = null;
   let nameNext = false;
   let title: string | null = null;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!;
-    const m = COMMAND.exec(line.text);
+  for (let i = 0; i < lines.count; i++) {
+    const m = text.charCodeAt(lines.start(i)) === EQUALS ? COMMAND.exec(lines.line(i)) : null;
     if (!m) {
-      if (!inPod || line.text.trim() === '' || foreign) continue;
-      // An ordinary or verbatim paragraph: the open item now has text of its own.
-      const last = paragraphEnd(lines, i);
-      const words = podText(lines.slice(i, last + 1).map((l) => l.text).join(' '));
-      if (words !== '') {
-        openItem = null;
-        if (nameNext) {
-          if (words.length <= MAX_TITLE) title = words;
+      if (!inPod || foreign || lines.blank(i)) continue;
+      // An ordinary or verbatim paragraph: the open item now has text of its own, and NAME its title.
+      const last = lines.paragraphEnd(i);
+      if (openItem !== null || nameNext) {
+        const words = podText(lines.joined(i, last));
+        if (words !== '') {
+          openItem = null;
+          if (nameNext && words.length <= MAX_TITLE) title = words;
           nameNext = false;
         }
       }
@@ -82,13 +121,15 @@ export function podHeadings(text: string): { headings: Heading[]; title: string 
       continue;
     }
     inPod = true;
-    const last = paragraphEnd(lines, i);
-    const body = [rest, ...lines.slice(i + 1, last + 1).map((l) => l.text)].join(' ');
+    const first = i;
+    const last = lines.paragraphEnd(i);
+    const body = last > first ? `${rest} ${lines.joined(first + 1, last)}` : rest;
     i = last;
     if (foreign) {
       if (command === 'end' && body.trim().split(/\s+/)[0] === foreign) foreign = null;
       continue;
     }
+    const heading = (level: number, words: string): Heading => ({ start: lines.start(first), end: lines.end(last), level, text: words });
     const head = HEAD.exec(command!);
     if (head) {
       const words = podText(body);
@@ -97,7 +138,7 @@ export function podHeadings(text: string): { headings: Heading[]; title: string 
       headLevel = Number(head[1]);
       depth = 0;
       openItem = null;
-      headings.push(headingOf(line, lines[last]!, headLevel, words));
+      headings.push(heading(headLevel, words));
     } else if (command === 'over') {
       depth++;
       openItem = null;
@@ -108,7 +149,7 @@ export function podHeadings(text: string): { headings: Heading[]; title: string 
       const words = podText(body);
       if (words === '' || MARKER_ITEM.test(words)) continue;
       if (openItem === depth) continue;
-      headings.push(headingOf(line, lines[last]!, Math.min(6, headLevel + Math.max(1, depth)), words));
+      headings.push(heading(Math.min(6, headLevel + Math.max(1, depth)), words));
       openItem = depth;
     } else if (command === 'begin') {
       const format = body.trim().split(/\s+/)[0] ?? '';
@@ -117,10 +158,6 @@ export function podHeadings(text: string): { headings: Heading[]; title: string 
     // =for, =encoding, =pod and commands POD does not know give no heading.
   }
   return { headings, title };
-}
-
-function headingOf(first: TextLine, last: TextLine, level: number, text: string): Heading {
-  return { start: first.start, end: last.end - (last.text.endsWith('\r') ? 1 : 0), level, text };
 }
 
 /** Named characters `E<…>` stands for (beyond numbers), those POD's own documents use. */
