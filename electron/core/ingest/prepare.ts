@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildSections, chunkSections } from '../text/chunk';
+import { buildSections, chunkSections, headingPathAt, type SectionSpan } from '../text/chunk';
 import { toIndexText } from '../text/tokenize';
 import { parseFile } from './parse';
 import type { PageReader } from '../ocr/reader';
@@ -82,8 +82,10 @@ export type FileOutcome =
  *    indexes (`tags`) listed as not read (parse/index.ts).
  * 13: Perl's POD (`.pod` files, and the POD of modules and scripts) read by its commands: `=head1`–`=head4` and the
  *    `=item`s that name something are headings, NAME titles the page, code comments are no titles (parse/pod.ts).
+ * 14: code pages carry an outline of their classes and functions (parse/code-outline.ts), which names where a
+ *    passage is; they are still cut into the same windows.
  */
-export const PAGE_FORMAT = 13;
+export const PAGE_FORMAT = 14;
 
 /**
  * Raised when a parser can read files it failed on before (a fix in it or in a library it uses): a knowledge
@@ -215,7 +217,7 @@ function readJob(job: FileJob, timeLimitMs: number): Read {
  * less to tokenize and index); a word in an overlap is found through the earlier chunk, which contains it too.
  */
 export function sectionsAndChunks(doc: ParsedDocument): Pick<PreparedPage, 'sections' | 'chunks'> {
-  const sections = buildSections(doc.text, doc.headings);
+  const sections = doc.kind === 'code' ? codeSections(doc) : buildSections(doc.text, doc.headings);
   let indexedTo = 0;
   const chunks = chunkSections(doc.text, sections).map((c) => {
     const tokens = toIndexText(doc.text.slice(Math.max(c.start, indexedTo), c.end));
@@ -224,6 +226,16 @@ export function sectionsAndChunks(doc: ParsedDocument): Pick<PreparedPage, 'sect
   });
   const placed = sections.map((s) => ({ index: s.index, start: s.start, end: s.end, headingPath: s.headingPath }));
   return { sections: placed, chunks };
+}
+
+/**
+ * A code page's sections: windows of its text, as before it had an outline, each under the definitions in force
+ * where it starts. Its definitions (parse/code-outline.ts) say where a passage is; cut at them, one section per
+ * function, short functions outranked the code a question was about (Python's stdlib, 20 questions: "ThreadPoolExecutor
+ * shutdown wait", "RotatingFileHandler rollover" and lru_cache lost their answers while urljoin and quote found theirs).
+ */
+function codeSections(doc: ParsedDocument): SectionSpan[] {
+  return buildSections(doc.text, []).map((s) => ({ ...s, headingPath: headingPathAt(doc.headings, s.start) }));
 }
 
 /** Parse the bytes and build the page: sections, chunks and the tokens of each. */

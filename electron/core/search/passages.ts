@@ -241,11 +241,17 @@ function openFenceOf(page: PageInfo, offset: number): { openFence?: string } {
   return fence ? { openFence: fence } : {};
 }
 
-/** `passage` (of `page`) with its focus on `terms` (see focusOf), and the fence open where it is shown from. */
+/**
+ * `passage` (of `page`) with its focus on `terms` (see focusOf), and the fence open where it is shown from. A code
+ * page's passage is a window that can start in one function and show another: its heading path is the outline
+ * where it is shown from.
+ */
 export function withFocus(passage: Passage, page: PageInfo, terms: readonly string[]): Passage {
   const focus = focusOf(passage.text, terms);
   const { focus: _old, openFence: _fence, ...rest } = passage;
-  return { ...rest, ...(focus > 0 ? { focus } : {}), ...openFenceOf(page, passage.start + focus) };
+  const shownFrom = passage.start + focus;
+  const provenance = page.kind === 'code' ? { ...rest.provenance, headingPath: headingPathAt(page.headings, shownFrom) } : rest.provenance;
+  return { ...rest, provenance, ...(focus > 0 ? { focus } : {}), ...openFenceOf(page, shownFrom) };
 }
 
 /** Build the Passage for `[start, end)` of `page` from the hits that found it (best first). */

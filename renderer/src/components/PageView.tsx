@@ -144,7 +144,8 @@ function TextView({ page, target }: { page: PageDetail; target: PageTarget }) {
 /** Where the passage is, in the reader's words: its section, PDF page or lines. */
 function PassageNote({ page, span, onShow }: { page: PageDetail; span: Span; onShow(): void }) {
   const { t } = useTranslation();
-  const heading = [...page.headings].reverse().find((h) => h.start <= span.start && h.text.trim());
+  // A code page's outline names functions; its passages are windows, which lines say best.
+  const heading = page.kind === 'code' ? undefined : [...page.headings].reverse().find((h) => h.start <= span.start && h.text.trim());
   const pdf = page.pdfPages?.find((p) => p.start <= span.start && span.start < p.end);
   let where: string = t('pages.passage');
   if (heading) where = t('pages.passageInSection', { heading: heading.text.trim() });
@@ -167,7 +168,8 @@ function MarkdownBody({ text, span }: { text: string; span: Span | null }) {
 function PlainBody({ page, span }: { page: PageDetail; span: Span | null }) {
   const { t } = useTranslation();
   const pdfStarts = new Map((page.pdfPages ?? []).map((p) => [p.start, p.page]));
-  const segments = pageSegments(page.text.length, page.headings, span, [...pdfStarts.keys()]);
+  // Code reads as written: its outline's definitions are not set as headings.
+  const segments = pageSegments(page.text.length, page.kind === 'code' ? [] : page.headings, span, [...pdfStarts.keys()]);
   return (
     <>
       {segments.map((s) => {

@@ -6,6 +6,7 @@
 import type { Heading } from '../../store/page-model';
 import { ParseError, type ParsedDocument } from '../types';
 import { decodeText, looksLikeText } from './decode';
+import { codeHeadings } from './code-outline';
 import { parseDocx } from './docx';
 import { declaredCharset, htmlToText } from './html';
 import { baseName, extensionOf, isNotRead, kindOf } from './kinds';
@@ -104,7 +105,7 @@ export async function parseFile(fileName: string, bytes: Buffer, options: ParseO
     }
     case 'code': {
       const { text, encoding } = decodeText(bytes);
-      return { ...blank('code', text), language: found.language, encoding };
+      return { ...blank('code', text), headings: codeHeadings(text, found.language), language: found.language, encoding };
     }
     case 'html': {
       const { text: html, encoding } = decodeText(bytes, declaredCharset(bytes));
