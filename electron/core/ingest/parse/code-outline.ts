@@ -217,12 +217,25 @@ function hasBody(lines: Lines, i: number, line: string, indent: number, indented
   if (k >= lines.count) return false;
   const next = lines.lead(k);
   if (indented) return next.indent > indent || /[(,[]\s*$/.test(line);
-  const opens = (line.match(/\{/g) ?? []).length;
-  const closes = (line.match(/\}/g) ?? []).length;
+  let opens = 0;
+  let closes = 0;
+  for (let k = 0; k < line.length; k++) {
+    const ch = line.charCodeAt(k);
+    if (ch === OPEN_BRACE) opens++;
+    else if (ch === CLOSE_BRACE) closes++;
+  }
   if (opens > closes) return true;
   if (opens === 0 && lines.line(k).trimStart().startsWith('{')) return true;
   // A signature running on over several lines: `function parse(` … `) {`.
   return opens === 0 && /[(,]\s*$/.test(line) && next.indent > indent;
+}
+
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
+
+/** True when a definition can start with this character: a letter, `_`, `$`, `#` (a private method), `*` (a generator), `@` or a non-ASCII letter. */
+function mayStartDefinition(ch: number): boolean {
+  return (ch >= 97 && ch <= 122) || (ch >= 65 && ch <= 90) || ch === 95 || ch === 36 || ch === 35 || ch === 42 || ch === 64 || ch > 127;
 }
 
 /** The headings of a source file in `language` (kinds.ts's names); none for a language without a reader. */
@@ -240,6 +253,8 @@ export function codeHeadings(text: string, language: string | null): Heading[] {
     while (open.length > 0 && open[open.length - 1]!.indent >= indent) open.pop();
     if (open.length >= MAX_DEPTH) continue;
     const insideClass = open.length > 0 && open[open.length - 1]!.container;
+    // `}`, `)`, comments' `//` and `/*`: no definition starts so, and they are many of a file's lines.
+    if (!mayStartDefinition(text.charCodeAt(at))) continue;
     if (!lang.starts.some((w) => text.startsWith(w, at)) && !lang.anyAt?.(indent, insideClass)) continue;
     const line = lines.line(i);
     const found = lang.read(line, insideClass);
