@@ -13,6 +13,7 @@
  * string can be taken for one; that costs a label, never text.
  */
 import type { Heading } from '../../store/page-model';
+import { LineOffsets } from './line-offsets';
 
 /** Definitions nested deeper than this are left to their enclosing section. */
 const MAX_DEPTH = 3;
@@ -31,6 +32,12 @@ const IDENT = '[A-Za-z_$][\\w$]*';
 const STATEMENTS = new Set(['if', 'for', 'while', 'switch', 'catch', 'return', 'function', 'with', 'else', 'do', 'try', 'new', 'typeof', 'await', 'yield', 'throw', 'sizeof', 'super', 'this']);
 
 const def = (name: string | undefined, container = false): Definition | null => (name ? { name, container } : null);
+
+/** A method a class member's line defines by `pattern` (its name the first group): not a statement, not a declaration ending in `;`. */
+function method(pattern: RegExp, line: string): Definition | null {
+  const m = pattern.exec(line);
+  return m && !STATEMENTS.has(m[1]!) && !/;\s*$/.test(line) ? def(m[1]) : null;
+}
 
 const PYTHON_DEF = /^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(/;
 const PYTHON_CLASS = /^\s*class\s+([A-Za-z_]\w*)\s*[(:]/;
@@ -61,11 +68,7 @@ const javascript: Reader = (line, insideClass) => {
   if (f) return def(f[1]);
   const block = TS_BLOCK.exec(line);
   if (block) return def(block[1]);
-  if (insideClass) {
-    const m = JS_METHOD.exec(line);
-    if (m && !STATEMENTS.has(m[1]!) && !/;\s*$/.test(line)) return def(m[1]);
-  }
-  return null;
+  return insideClass ? method(JS_METHOD, line) : null;
 };
 
 const GO_FUNC = /^func\s+(?:\(\s*\w*\s*\*?\s*(\w+)[^)]*\)\s*)?(\w+)/;
@@ -105,11 +108,7 @@ const braces: Reader = (line, insideClass) => {
   if (t) return def(t[1], true);
   const f = KEYWORD_FUNCTION.exec(line);
   if (f) return def(f[1]);
-  if (insideClass) {
-    const m = MODIFIED_METHOD.exec(line);
-    if (m && !STATEMENTS.has(m[1]!) && !/;\s*$/.test(line)) return def(m[1]);
-  }
-  return null;
+  return insideClass ? method(MODIFIED_METHOD, line) : null;
 };
 
 /** C and C++: types and namespaces, and a function defined at the start of a line (`int main(void)`, `static void Foo::run()`,
@@ -167,32 +166,8 @@ const LANGUAGES: Record<string, Language> = {
   bash: SHELL, zsh: SHELL,
 };
 
-/** The lines of a text as offsets; a line's text is sliced only when it is read. */
-class Lines {
-  private readonly starts: number[] = [];
-  constructor(private readonly text: string) {
-    for (let at = 0; ; ) {
-      this.starts.push(at);
-      const nl = text.indexOf('\n', at);
-      if (nl === -1) break;
-      at = nl + 1;
-    }
-  }
-  get count(): number {
-    return this.starts.length;
-  }
-  start(i: number): number {
-    return this.starts[i]!;
-  }
-  /** Where line `i` ends, before its newline and a carriage return. */
-  end(i: number): number {
-    let end = i + 1 < this.starts.length ? this.starts[i + 1]! - 1 : this.text.length;
-    if (end > this.starts[i]! && this.text.charCodeAt(end - 1) === 13) end--;
-    return end;
-  }
-  line(i: number): string {
-    return this.text.slice(this.start(i), this.end(i));
-  }
+/** A text's lines as offsets, with their indentation. */
+class Lines extends LineOffsets {
   /** Where line `i`'s first character that is not a space or tab is (its end for a blank line), and its indentation width. */
   lead(i: number): { at: number; indent: number } {
     let indent = 0;
@@ -225,7 +200,7 @@ function hasBody(lines: Lines, i: number, line: string, indent: number, indented
     else if (ch === CLOSE_BRACE) closes++;
   }
   if (opens > closes) return true;
-  if (opens === 0 && lines.line(k).trimStart().startsWith('{')) return true;
+  if (opens === 0 && lines.at(k).trimStart().startsWith('{')) return true;
   // A signature running on over several lines: `function parse(` … `) {`.
   return opens === 0 && /[(,]\s*$/.test(line) && next.indent > indent;
 }
@@ -256,7 +231,7 @@ export function codeHeadings(text: string, language: string | null): Heading[] {
     // `}`, `)`, comments' `//` and `/*`: no definition starts so, and they are many of a file's lines.
     if (!mayStartDefinition(text.charCodeAt(at))) continue;
     if (!lang.starts.some((w) => text.startsWith(w, at)) && !lang.anyAt?.(indent, insideClass)) continue;
-    const line = lines.line(i);
+    const line = lines.at(i);
     const found = lang.read(line, insideClass);
     if (!found || !hasBody(lines, i, line, indent, lang.indented ?? false)) continue;
     headings.push({ start: at, end: lines.start(i) + line.trimEnd().length, level: open.length + 1, text: found.name });

@@ -33,6 +33,7 @@
  * Lines holding a `|link|` reference are a table of contents (or a table's row), not titles.
  */
 import type { Heading } from '../../store/page-model';
+import { LineOffsets } from './line-offsets';
 
 /** A title is at most this wide, once its tags are dropped. */
 const MAX_TITLE = 72;
@@ -62,31 +63,7 @@ const RULE_CHARS = new Set([...'=-~^*+#_'].map((c) => c.charCodeAt(0)));
  * a look at their first character and their neighbours' (a line after a line of text is no title unless
  * an underline follows it), so a large file costs a scan for its newlines and little more.
  */
-class Lines {
-  readonly count: number;
-  private readonly starts: number[] = [0];
-
-  constructor(private readonly text: string) {
-    for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) this.starts.push(at + 1);
-    this.count = this.starts.length;
-  }
-
-  start(i: number): number {
-    return this.starts[i]!;
-  }
-
-  /** Where line `i` ends, before its newline and a carriage return before it. */
-  end(i: number): number {
-    let end = i + 1 < this.count ? this.starts[i + 1]! - 1 : this.text.length;
-    if (end > this.starts[i]! && this.text.charCodeAt(end - 1) === 13) end--;
-    return end;
-  }
-
-  /** Line `i`'s text ('' outside the text). */
-  at(i: number): string {
-    return i < 0 || i >= this.count ? '' : this.text.slice(this.starts[i]!, this.end(i));
-  }
-
+class Lines extends LineOffsets {
   /** True for a line of whitespace only, and outside the text. */
   blank(i: number): boolean {
     if (i < 0 || i >= this.count) return true;

@@ -17,6 +17,7 @@
  * - The page is titled by its NAME section (`File::Temp - return name and handle of a temporary file safely`).
  */
 import type { Heading } from '../../store/page-model';
+import { LineOffsets } from './line-offsets';
 
 /** A POD command at the start of a line: its name and the rest of the line. */
 const COMMAND = /^=([a-zA-Z][a-zA-Z0-9]*)(?:[ \t]+(.*?))?[ \t]*$/;
@@ -35,32 +36,8 @@ export function holdsPod(text: string): boolean {
   return /^=head[1-4][ \t]+\S/m.test(text) && /^=(?:cut|pod|over|item|encoding)\b/m.test(text);
 }
 
-/** The lines of a text as offsets, without a string per line: the reader looks at most lines for one character. */
-class LineIndex {
-  private readonly starts: number[] = [];
-  constructor(private readonly text: string) {
-    for (let at = 0; ; ) {
-      this.starts.push(at);
-      const nl = text.indexOf('\n', at);
-      if (nl === -1) break;
-      at = nl + 1;
-    }
-  }
-  get count(): number {
-    return this.starts.length;
-  }
-  start(i: number): number {
-    return this.starts[i]!;
-  }
-  /** Where line `i` ends, before its newline and a carriage return. */
-  end(i: number): number {
-    let end = i + 1 < this.starts.length ? this.starts[i + 1]! - 1 : this.text.length;
-    if (end > this.starts[i]! && this.text.charCodeAt(end - 1) === 13) end--;
-    return end;
-  }
-  line(i: number): string {
-    return this.text.slice(this.start(i), this.end(i));
-  }
+/** A text's lines as offsets, with the paragraphs POD is made of. */
+class LineIndex extends LineOffsets {
   /** True for a line of nothing but spaces and tabs. */
   blank(i: number): boolean {
     for (let k = this.start(i), end = this.end(i); k < end; k++) {
@@ -97,7 +74,7 @@ export function podHeadings(text: string): { headings: Heading[]; title: string 
   let nameNext = false;
   let title: string | null = null;
   for (let i = 0; i < lines.count; i++) {
-    const m = text.charCodeAt(lines.start(i)) === EQUALS ? COMMAND.exec(lines.line(i)) : null;
+    const m = text.charCodeAt(lines.start(i)) === EQUALS ? COMMAND.exec(lines.at(i)) : null;
     if (!m) {
       if (!inPod || foreign || lines.blank(i)) continue;
       // An ordinary or verbatim paragraph: the open item now has text of its own, and NAME its title.
