@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { buildSections, chunkSections, headingPathAt, type SectionSpan } from '../text/chunk';
+import { buildSections, chunkSections, headingPathsAt, type SectionSpan } from '../text/chunk';
 import { toIndexText } from '../text/tokenize';
 import { parseFile } from './parse';
 import type { PageReader } from '../ocr/reader';
@@ -235,7 +235,9 @@ export function sectionsAndChunks(doc: ParsedDocument): Pick<PreparedPage, 'sect
  * shutdown wait", "RotatingFileHandler rollover" and lru_cache lost their answers while urljoin and quote found theirs).
  */
 function codeSections(doc: ParsedDocument): SectionSpan[] {
-  return buildSections(doc.text, []).map((s) => ({ ...s, headingPath: headingPathAt(doc.headings, s.start) }));
+  const windows = buildSections(doc.text, []);
+  const paths = headingPathsAt(doc.headings, windows.map((s) => s.start));
+  return windows.map((s, i) => ({ ...s, headingPath: paths[i]! }));
 }
 
 /** Parse the bytes and build the page: sections, chunks and the tokens of each. */

@@ -92,12 +92,18 @@ function enter(stack: Heading[], heading: Heading): void {
  * (`#` then `###`) simply nests.
  */
 export function headingPathAt(headings: Heading[], offset: number): string[] {
+  return headingPathsAt(headings, [offset])[0]!;
+}
+
+/** The heading path in force at each of `offsets` (ascending), in one pass over the headings. */
+export function headingPathsAt(headings: Heading[], offsets: readonly number[]): string[][] {
+  const ordered = inOrder(headings);
   const stack: Heading[] = [];
-  for (const heading of inOrder(headings)) {
-    if (heading.start > offset) break;
-    enter(stack, heading);
-  }
-  return stack.map((h) => h.text);
+  let next = 0;
+  return offsets.map((offset) => {
+    while (next < ordered.length && ordered[next]!.start <= offset) enter(stack, ordered[next++]!);
+    return stack.map((h) => h.text);
+  });
 }
 
 function isBlank(text: string, start: number, end: number): boolean {
