@@ -11,6 +11,7 @@ import { openDatabase } from '../store/open';
 import { tempDir } from '../testing/temp';
 import { toIndexText } from '../text/tokenize';
 import { distinctiveTerms, FUNCTION_WORDS, keywordSearch, keywordTerms } from './keyword';
+import { stageTerms } from './keyword-terms';
 import { writeChunkedPages } from './testing/chunked-pages';
 
 const open: Database.Database[] = [];
@@ -20,17 +21,19 @@ afterEach(() => open.splice(0).forEach((db) => db.close()));
 function kbOf(texts: string[]): Database.Database {
   const db = openDatabase(path.join(tempDir(), 'kb.sqlite'), kbMigrations, 'test kb', { vectors: true });
   open.push(db);
-  texts.forEach((text, n) => {
-    const page: PreparedPage = {
-      folder: '/n', relPath: `${n}.md`, size: text.length, mtimeMs: 1, sha256: `s${n}`, path: `wiki/${n}.md`, title: `note ${n}`,
-      doc: { kind: 'text', text, title: null, metadata: {}, headings: [], pages: null, language: null, encoding: 'utf-8' },
-      titleTokens: '', pathTokens: '',
-      sections: [{ index: 0, start: 0, end: text.length, headingPath: [] }],
-      chunks: [{ index: 0, sectionIndex: 0, start: 0, end: text.length, hash: `h${n}`, tokens: toIndexText(text) }],
-    };
-    writePage(db, page);
-  });
+  texts.forEach((text, n) => writePage(db, onePage(n, text)));
   return db;
+}
+
+/** Note `n`, one chunk of `text`. */
+function onePage(n: number, text: string): PreparedPage {
+  return {
+    folder: '/n', relPath: `${n}.md`, size: text.length, mtimeMs: 1, sha256: `s${n}`, path: `wiki/${n}.md`, title: `note ${n}`,
+    doc: { kind: 'text', text, title: null, metadata: {}, headings: [], pages: null, language: null, encoding: 'utf-8' },
+    titleTokens: '', pathTokens: '',
+    sections: [{ index: 0, start: 0, end: text.length, headingPath: [] }],
+    chunks: [{ index: 0, sectionIndex: 0, start: 0, end: text.length, hash: `h${n}`, tokens: toIndexText(text) }],
+  };
 }
 
 /** A knowledge base of one-section pages, each given as the texts of its chunks. */
@@ -379,5 +382,36 @@ describe('phrases', () => {
     const db = kbOf(['the write was invalid, so the heap block moved', 'Invalid write of size 8 past a heap block', 'heap block heap block']);
     expect(keywordSearch(db, 'heap block "invalid write"', 10, null)[0]!.chunkId).toBe(2);
     expect(keywordSearch(db, 'heap block invalid write', 10, null)[0]!.chunkId).not.toBe(2);
+  });
+});
+
+describe('common terms in a large knowledge base', () => {
+  // 10,000 notes (COMMON_TERMS_FROM): "ledger" is in 400 of them (4 %, above SCORING_ONLY_SHARE), so it only adds to
+  // the scores of the notes "quorum" finds; "quorum" is in 8, half of them with "ledger".
+  const QUORUM = ['quorum ledger ledger', 'quorum lost', 'quorum ledger and a long tail of other words here', 'quorum quorum',
+    'quorum ledger', 'a quorum of words that goes on', 'the quorum reads a ledger', 'quorum'];
+  function largeKb(): Database.Database {
+    const texts = Array.from({ length: 10_000 }, (_, n) => (n < 400 ? `ledger entry ${n}` : `filler note ${n}`));
+    QUORUM.forEach((text, n) => (texts[1000 + n * 7] = text));
+    const db = kbOf([]);
+    db.transaction(() => texts.forEach((text, n) => writePage(db, onePage(n, text))))();
+    return db;
+  }
+
+  it('scores the chunks the rare term finds over every term, as bm25 of all the terms would, and no chunk it does not find', () => {
+    const db = largeKb();
+    expect(stageTerms(db, keywordTerms(db, 'quorum ledger'))).toMatchObject({ choosing: ['quorum'], scoring: ['ledger'] });
+    // bm25 of the plain OR over every row, the reference: all 8 notes with "quorum" and the 400 with "ledger"
+    const all = db
+      .prepare(`SELECT rowid AS chunkId, -bm25(chunks_fts, 1, 4, 2) AS score FROM chunks_fts WHERE chunks_fts MATCH '"quorum" OR "ledger"'`)
+      .all() as { chunkId: number; score: number }[];
+    const quorum = new Set((db.prepare(`SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH 'quorum'`).pluck().all() as number[]));
+    const expected = all.filter((r) => quorum.has(r.chunkId)).sort((a, b) => b.score - a.score || a.chunkId - b.chunkId);
+    const plain = { sectionWeight: 0, textOrdersPage: false, namedPagesFirst: false };
+    for (const limit of [3, 5, 10]) {
+      const hits = keywordSearch(db, 'quorum ledger', limit, null, plain);
+      expect(hits.map((h) => h.chunkId)).toEqual(expected.slice(0, limit).map((r) => r.chunkId));
+      hits.forEach((h, i) => expect(h.score).toBeCloseTo(expected[i]!.score, 9));
+    }
   });
 });
