@@ -84,8 +84,10 @@ export type FileOutcome =
  *    `=item`s that name something are headings, NAME titles the page, code comments are no titles (parse/pod.ts).
  * 14: code pages carry an outline of their classes and functions (parse/code-outline.ts), which names where a
  *    passage is; they are still cut into the same windows.
+ * 15: a POD bullet names what follows it on its line when a paragraph of its own explains it
+ *    (`=item * $Data::Dumper::Sortkeys`): each option of such a list is a section.
  */
-export const PAGE_FORMAT = 14;
+export const PAGE_FORMAT = 15;
 
 /**
  * Raised when a parser can read files it failed on before (a fix in it or in a library it uses): a knowledge

@@ -154,6 +154,62 @@ describe('POD, Perl\'s documentation', () => {
     expect(tempfile?.headingPath).toEqual(['FUNCTIONS', 'tempfile']);
   });
 
+  it('reads what a bullet names, on its line or in its one-line first paragraph, as a heading when prose explains it', () => {
+    const options = [
+      '=head2 Configuration Variables or Methods',
+      '',
+      '=over 4',
+      '',
+      '=item * $Data::Dumper::Indent I<or> $I<OBJ>->Indent(I<[NEWVAL]>)',
+      '',
+      'Controls the style of indentation.',
+      '',
+      '=item *',
+      '',
+      '$Data::Dumper::Sortkeys  I<or>  $I<OBJ>->Sortkeys(I<[NEWVAL]>)',
+      '',
+      'Can be set to a boolean value to control whether hash keys are dumped in sorted order.',
+      '',
+      '=item *',
+      '',
+      'This almost never does what you expect:',
+      '',
+      '    $Data::Dumper::Sortkeys = 2;',
+      '',
+      '=item *',
+      '',
+      'Short point, said in one line.',
+      '',
+      '=item * Freezer',
+      '',
+      '=back',
+      '',
+      '=head2 Authors',
+      '',
+      '=over 4',
+      '',
+      '=item * Gurusamy Sarathy',
+      '',
+      '=item * Someone Else',
+      '',
+      '=item 1.',
+      '',
+      'A numbered step.',
+      '',
+      '=back',
+      '',
+    ].join('\n');
+    expect(texts(options)).toEqual([
+      [2, 'Configuration Variables or Methods'],
+      [3, '$Data::Dumper::Indent or $OBJ->Indent([NEWVAL])'],
+      [3, '$Data::Dumper::Sortkeys or $OBJ->Sortkeys([NEWVAL])'],
+      [2, 'Authors'],
+    ]);
+    // A bare bullet's heading runs from its =item to the line that names it, so no section ends in a stray bullet.
+    const sortkeys = podHeadings(options).headings[2]!;
+    expect(options.slice(sortkeys.start, sortkeys.end)).toBe('=item *\n\n$Data::Dumper::Sortkeys  I<or>  $I<OBJ>->Sortkeys(I<[NEWVAL]>)');
+  });
+
   it('titles a page by the paragraph right after NAME only', () => {
     expect(podHeadings('=head1 NAME\n\n=over 4\n\n=item options\n\nText.\n\n=back\n\n=cut\n').title).toBeNull();
     expect(podHeadings('=pod\n\nIntro.\n\n=head1 NAME\n\nB<Foo::Bar> - does a thing\n\n=cut\n').title).toBe('Foo::Bar - does a thing');

@@ -8,7 +8,8 @@
  * - An `=item` naming something (`=item Can't locate %s in @INC`, `=item tempfile`, `=item B<--verbose>`) is a
  *   heading one level below the heading it is under, one more per enclosing `=over` list: perldiag's every
  *   message, a module's every function and option, is a section of its own. A bullet or a number
- *   (`=item *`, `=item 2.`) is no heading. Items that follow one another with nothing between them (the forms
+ *   (`=item *`, `=item 2.`) is no heading; the words after it on its line are, when a paragraph of its own
+ *   explains them (`=item * $Data::Dumper::Sortkeys`). Items that follow one another with nothing between them (the forms
  *   of one function, two messages explained once) are one section, under the first.
  * - A command's text runs on to the end of its paragraph; formatting codes (`C<…>`, `B<< … >>`, `L<text|link>`,
  *   `E<gt>`) are read as the text they show, and `X<…>` index entries as none.
@@ -23,8 +24,10 @@ import { LineOffsets } from './line-offsets';
 const COMMAND = /^=([a-zA-Z][a-zA-Z0-9]*)(?:[ \t]+(.*?))?[ \t]*$/;
 /** A heading command. */
 const HEAD = /^head([1-4])$/;
-/** An item that marks (a bullet, a number), not names. */
-const MARKER_ITEM = /^(?:[*o•+-]|\(?\d+[.)]?)(?:\s|$)/;
+/** An item that marks (a bullet, a number), and the words after its mark. */
+const MARKER_ITEM = /^(?:[*o•+-]|\(?\d+[.)]?)(?:\s+|$)(.*)$/;
+/** A bare bullet's first line longer than this is its text, not a name. */
+const MAX_ITEM_NAME = 120;
 /** A title longer than this is no NAME line but a paragraph. */
 const MAX_TITLE = 200;
 
@@ -51,6 +54,29 @@ class LineIndex extends LineOffsets {
     let last = first;
     while (last + 1 < this.count && !this.blank(last + 1)) last++;
     return last;
+  }
+  /** True when the next paragraph after line `last` is text, not a command (nor the end). */
+  textFollows(last: number): boolean {
+    let i = last + 1;
+    while (i < this.count && this.blank(i)) i++;
+    return i < this.count && this.text.charCodeAt(this.start(i)) !== EQUALS;
+  }
+  /**
+   * The line after line `last` that is a paragraph of its own, one line of text, with ordinary text (not a command,
+   * not verbatim) after it; else null.
+   */
+  namingLine(last: number): number | null {
+    const line = this.nextText(last);
+    if (line === null || (line + 1 < this.count && !this.blank(line + 1))) return null;
+    return this.nextText(line) === null ? null : line;
+  }
+  /** The first line after line `last` past blank ones when it starts ordinary text (not a command, not verbatim). */
+  private nextText(last: number): number | null {
+    let i = last + 1;
+    while (i < this.count && this.blank(i)) i++;
+    if (i >= this.count) return null;
+    const c = this.text.charCodeAt(this.start(i));
+    return c === EQUALS || c === 32 || c === 9 ? null : i;
   }
   /** The text of lines `first`…`last`, joined by spaces. */
   joined(first: number, last: number): string {
@@ -106,7 +132,7 @@ export function podHeadings(text: string): { headings: Heading[]; title: string 
       if (command === 'end' && body.trim().split(/\s+/)[0] === foreign) foreign = null;
       continue;
     }
-    const heading = (level: number, words: string): Heading => ({ start: lines.start(first), end: lines.end(last), level, text: words });
+    const heading = (level: number, words: string, end = last): Heading => ({ start: lines.start(first), end: lines.end(end), level, text: words });
     const head = HEAD.exec(command!);
     if (head) {
       const words = podText(body);
@@ -123,10 +149,24 @@ export function podHeadings(text: string): { headings: Heading[]; title: string 
       depth = Math.max(0, depth - 1);
       openItem = null;
     } else if (command === 'item') {
-      const words = podText(body);
-      if (words === '' || MARKER_ITEM.test(words)) continue;
+      const marker = MARKER_ITEM.exec(podText(body));
+      let words = marker ? '' : podText(body);
+      let end = last;
+      if (marker?.[1]) {
+        // A bullet or number names what follows it on its line when a paragraph of its own explains it
+        // (`=item * Purpose`); one that is all the item says is a list entry.
+        if (lines.textFollows(last)) words = marker[1];
+      } else if (marker) {
+        // A bare bullet names what its first paragraph says when that is one short line and prose explains it
+        // (`=item *`, then `$Data::Dumper::Sortkeys  I<or>  $I<OBJ>->Sortkeys(I<[NEWVAL]>)`, then what it does).
+        const line = lines.namingLine(last);
+        const name = line === null ? '' : podText(lines.at(line));
+        if (name.length <= MAX_ITEM_NAME && !/[:,;]$/.test(name)) [words, end] = [name, line!];
+      }
+      if (words === '') continue;
+      i = end;
       if (openItem === depth) continue;
-      headings.push(heading(Math.min(6, headLevel + Math.max(1, depth)), words));
+      headings.push(heading(Math.min(6, headLevel + Math.max(1, depth)), words, end));
       openItem = depth;
     } else if (command === 'begin') {
       const format = body.trim().split(/\s+/)[0] ?? '';
