@@ -11,6 +11,7 @@ import { parseFile } from '../ingest/parse';
 import { sectionsAndChunks } from '../ingest/prepare';
 import { removeDocument, writePage, type PreparedPage } from '../ingest/page-store';
 import { cached } from '../store/statements';
+import { settleKeywordTotals } from '../store/keyword-totals';
 import { versionPages } from '../versions/feature';
 import { DIGEST_FOLDER, DIGEST_ROOT, OVERVIEW_PATH } from './paths';
 
@@ -124,6 +125,7 @@ export function addressTaken(db: Database.Database, path: string): boolean {
 export function removeAllDigests(db: Database.Database): number {
   const digests = [...storedDigests(db).values()];
   db.transaction(() => digests.forEach((d) => removeDigest(db, d)))();
+  settleKeywordTotals(db);
   return digests.length;
 }
 

@@ -7,6 +7,7 @@
  */
 import type Database from 'better-sqlite3';
 import { cached } from '../store/statements';
+import { settleKeywordTotals } from '../store/keyword-totals';
 import {
   documentAt, heldRows, removeDocument, touchDocument, writeKeywordRows, writePage, writeProblem, type WriteOptions,
 } from './page-store';
@@ -77,7 +78,7 @@ export function writeBatch(
   outcomes: FileOutcome[],
   features: readonly PageFeature[] = NO_PAGE_FEATURES,
 ): FileResult[] {
-  return db
+  const results = db
     .transaction(() => {
       const held = heldRows();
       const results = jobs.map((job, i) => applyOrFail(db, job, outcomes[i]!, { features, held }));
@@ -85,6 +86,9 @@ export function writeBatch(
       return results;
     })
     .immediate();
+  // The keyword rows of the pages it replaced come off the index's totals (store/keyword-totals.ts).
+  settleKeywordTotals(db);
+  return results;
 }
 
 /**

@@ -17,14 +17,22 @@
 import type Database from 'better-sqlite3';
 import type { ParsedDocument } from './types';
 import { now } from '../store/context';
+import { noteRemovedKeywordRows, settleKeywordTotals } from '../store/keyword-totals';
 import { cached } from '../store/statements';
 import { hasVectorTables, putVector } from '../store/vectors';
 import { NO_PAGE_FEATURES, type PageFeature } from './page-features';
 
-/** Run `body` in a transaction, or inside the caller's when one is open (no savepoint; see above). */
+/**
+ * Run `body` in a transaction, or inside the caller's when one is open (no savepoint; see above). Keyword
+ * rows it deleted come off the index's totals once its own transaction has committed (see
+ * store/keyword-totals.ts); the caller's transaction settles them itself.
+ */
 function atomically(db: Database.Database, body: () => void): void {
   if (db.inTransaction) body();
-  else db.transaction(body)();
+  else {
+    db.transaction(body)();
+    settleKeywordTotals(db);
+  }
 }
 
 /** A file turned into everything the store needs (what the parse worker sends back). */
@@ -89,6 +97,7 @@ function deletePageOf(db: Database.Database, documentId: number): Map<string, Bu
   const kept = new Map<string, Buffer>();
   const page = cached(db, `SELECT id FROM pages WHERE document_id = ?`).get(documentId) as { id: number } | undefined;
   if (!page) return kept;
+  noteRemovedKeywordRows(db, page.id);
   cached(db, `DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE page_id = ?)`).run(page.id);
   if (hasVectorTables(db)) {
     const sql = `SELECT c.hash, v.vector FROM chunks c JOIN chunk_vectors v ON v.chunk_id = c.id WHERE c.page_id = ? AND c.embedded = 1`;

@@ -12,5 +12,6 @@ import { m009 } from './009-version-evidence';
 import { m010 } from './010-ocr';
 import { m011 } from './011-ocr-cache-seen';
 import { m012 } from './012-keyword-delete-merge';
+import { m013 } from './013-keyword-totals';
 
-export const kbMigrations: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011, m012];
+export const kbMigrations: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011, m012, m013];
