@@ -86,6 +86,25 @@ describe('keyword index totals', () => {
     expect(reopened.prepare(`SELECT count(*) FROM kb_meta WHERE key LIKE 'keyword_removed:%'`).pluck().get()).toBe(0);
   });
 
+  it('leave the deficit pending while another connection holds the write lock, and settle it afterwards', () => {
+    const file = path.join(tempDir(), 'kb.sqlite');
+    const db = kb(file);
+    writeChunkedPages(db, PAGES);
+    db.transaction(() => {
+      const page = db.prepare(`SELECT id FROM pages WHERE path = 'wiki/1.md'`).pluck().get() as number;
+      noteRemovedKeywordRows(db, page);
+      db.prepare(`DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE page_id = ?)`).run(page);
+    })();
+    const other = kb(file);
+    other.prepare('BEGIN IMMEDIATE').run();
+    db.pragma('busy_timeout = 0');
+    expect(() => settleKeywordTotals(db)).not.toThrow();
+    expect(keywordTotals(db, 'chunks_fts')[0]).toBe(5);
+    other.prepare('COMMIT').run();
+    settleKeywordTotals(db);
+    expect(keywordTotals(db, 'chunks_fts')).toEqual(counted(db, 'chunks_fts'));
+  });
+
   it('are counted again from the rows by the migration, for indexes written before deletes were taken off', () => {
     const db = kb();
     writeChunkedPages(db, PAGES);

@@ -112,12 +112,21 @@ function pendingDeficit(db: Database.Database, table: KeywordTable): number[] {
 
 /**
  * Take the pending deficits off the totals, in a transaction of its own. Does nothing inside an open
- * transaction (the deficit waits for the next settle) or when nothing is pending (one statement).
+ * transaction, or while another connection holds the write lock past the busy timeout (the deficit
+ * waits for the next settle), or when nothing is pending (one statement).
  */
 export function settleKeywordTotals(db: Database.Database): void {
   if (db.inTransaction) return;
   const any = cached(db, `SELECT 1 FROM kb_meta WHERE key LIKE 'keyword_removed:%' LIMIT 1`).get();
   if (!any) return;
+  try {
+    applyDeficits(db);
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'SQLITE_BUSY') throw err;
+  }
+}
+
+function applyDeficits(db: Database.Database): void {
   db.transaction(() => {
     for (const { table } of KEYWORD_INDEXES) {
       const deficit = pendingDeficit(db, table);
