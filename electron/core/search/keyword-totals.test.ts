@@ -6,13 +6,13 @@
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { keywordSearch } from '../search/keyword';
-import { writeChunkedPages, type ChunkedPage } from '../search/testing/chunked-pages';
+import { keywordSearch } from './keyword';
+import { writeChunkedPages, type ChunkedPage } from './testing/chunked-pages';
 import { keywordTotals, noteRemovedKeywordRows, readVarints, recountKeywordTotals, settleKeywordTotals, writeVarints } from '../store/keyword-totals';
 import { kbMigrations } from '../store/migrations/kb';
 import { openDatabase } from '../store/open';
 import { tempDir } from '../testing/temp';
-import { removeDocument } from './page-store';
+import { removeDocument } from '../ingest/page-store';
 
 const open: Database.Database[] = [];
 afterEach(() => open.splice(0).forEach((db) => db.close()));
