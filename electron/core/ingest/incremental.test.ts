@@ -6,9 +6,12 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { IngestStatus } from '../../../shared/models';
 import type { Sift } from '../sift';
+import { dataPaths } from '../base/paths';
+import { keywordTotals } from '../store/keyword-totals';
 import { tempDir } from '../testing/temp';
 import { allChunks, call, makeKb, openCore, prose, seededRandom, testEmbedding, writeCorpus, writeFiles } from './testing/fixtures';
 
@@ -102,7 +105,8 @@ describe('incremental runs', () => {
     const other = path.join(tempDir(), 'other-notes');
     writeNotes(root);
     writeFiles(other, { 'one.md': '# One\n\nuniqueone', 'two/three.md': '# Three\n\nuniquethree' });
-    const sift = core(tempDir());
+    const dataDir = tempDir();
+    const sift = core(dataDir);
     const kb = await makeKb(sift, 'Two folders', [root, other]);
     const first = await sift.ingest(kb);
     expect(first.pages).toBe(6);
@@ -122,6 +126,14 @@ describe('incremental runs', () => {
     expect((await call(sift, 'pages.list', { kb })).every((p) => !p.path.startsWith('wiki/other-notes/'))).toBe(true);
     expect(await keywordHits(sift, kb, 'uniquethree')).toEqual([]);
     expect(await keywordHits(sift, kb, 'uniquealpha')).toEqual(['wiki/alpha.md']);
+    // bm25's row counts are those of the rows left, not of every row ever written (store/keyword-totals.ts).
+    const db = new Database(dataPaths(dataDir).kbDb(kb), { readonly: true });
+    try {
+      expect(keywordTotals(db, 'chunks_fts')[0]).toBe(removed.chunks);
+      expect(keywordTotals(db, 'sections_fts')[0]).toBe(db.prepare(`SELECT count(*) FROM sections`).pluck().get());
+    } finally {
+      db.close();
+    }
   });
 });
 

@@ -22,6 +22,7 @@ import { say } from '../../../shared/said';
 import type { DocumentKind } from '../store/page-model';
 import { chunksToEmbed, setKeywordOnly, useModel, writeVectors } from '../store/vectors';
 import { DIGEST_FOLDER } from '../store/page-model';
+import { settleKeywordTotals } from '../store/keyword-totals';
 
 /** Tunables of a run. */
 export interface RunOptions {
@@ -109,7 +110,7 @@ export async function runFull(deps: RunDeps): Promise<void> {
   const folderPaths = new Set(deps.folders.map((f) => f.path));
   for (const folder of storedFolders(db)) {
     // Digests are pages Sift wrote, in a folder of their own that is no path on disk (see digests/store.ts).
-    if (!folderPaths.has(folder) && folder !== DIGEST_FOLDER) for (const doc of documentsOf(db, folder).values()) remove(db, doc.id, c);
+    if (!folderPaths.has(folder) && folder !== DIGEST_FOLDER) removeAll(db, [...documentsOf(db, folder).values()].map((d) => d.id), c);
   }
   const jobs: FileJob[] = [];
   for (const folder of deps.folders) {
@@ -144,7 +145,7 @@ export async function runFull(deps: RunDeps): Promise<void> {
       if (current && untouched && !again) countUnchanged(c, known);
       else jobs.push(jobFor(folder, file.relPath, deps.options, current && !again ? known : undefined, file.size));
     }
-    for (const [relPath, doc] of stored) if (!seen.has(relPath)) remove(db, doc.id, c);
+    removeAll(db, [...stored].flatMap(([relPath, doc]) => (seen.has(relPath) ? [] : [doc.id])), c);
     c.filesTotal += files.length + skipped.length;
   }
   if (deps.kbGone?.()) return;
@@ -222,6 +223,23 @@ function jobFor(folder: Folder, relPath: string, options: RunOptions, known: Sto
 function remove(db: Database.Database, documentId: number, c: RunCounters): void {
   removeDocument(db, documentId);
   c.filesRemoved++;
+}
+
+/** Files removed from the index together, per transaction. */
+const REMOVE_BATCH = 256;
+
+/**
+ * Remove documents in transactions of REMOVE_BATCH, each settling the keyword totals once
+ * (store/keyword-totals.ts): one transaction and one settle per file tripled the time a folder takes
+ * to leave (3,000 notes: 0.7 s → 1.7 s CPU).
+ */
+function removeAll(db: Database.Database, ids: number[], c: RunCounters): void {
+  for (let i = 0; i < ids.length; i += REMOVE_BATCH) {
+    const part = ids.slice(i, i + REMOVE_BATCH);
+    db.transaction(() => part.forEach((id) => removeDocument(db, id)))();
+    settleKeywordTotals(db);
+    c.filesRemoved += part.length;
+  }
 }
 
 function countUnchanged(c: RunCounters, known: StoredDocument): void {
