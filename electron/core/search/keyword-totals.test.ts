@@ -39,6 +39,16 @@ function counted(db: Database.Database, table: 'chunks_fts' | 'sections_fts'): n
   return totals;
 }
 
+/** Page `pagePath`'s keyword rows deleted and noted in a committed transaction, without settling. */
+function deleteUnsettled(db: Database.Database, pagePath: string): void {
+  db.transaction(() => {
+    const page = db.prepare(`SELECT id FROM pages WHERE path = ?`).pluck().get(pagePath) as number;
+    noteRemovedKeywordRows(db, page);
+    db.prepare(`DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE page_id = ?)`).run(page);
+    db.prepare(`DELETE FROM sections_fts WHERE rowid IN (SELECT id FROM sections WHERE page_id = ?)`).run(page);
+  })();
+}
+
 const scores = (db: Database.Database) => keywordSearch(db, 'pool size timeout', 10, null).map((h) => h.score);
 
 describe('keyword index totals', () => {
@@ -70,13 +80,8 @@ describe('keyword index totals', () => {
     const file = path.join(tempDir(), 'kb.sqlite');
     const db = kb(file);
     writeChunkedPages(db, PAGES);
-    // The page's rows deleted and noted in a committed transaction, then the process "stops" before settling.
-    db.transaction(() => {
-      const page = db.prepare(`SELECT id FROM pages WHERE path = 'wiki/0.md'`).pluck().get() as number;
-      noteRemovedKeywordRows(db, page);
-      db.prepare(`DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE page_id = ?)`).run(page);
-      db.prepare(`DELETE FROM sections_fts WHERE rowid IN (SELECT id FROM sections WHERE page_id = ?)`).run(page);
-    })();
+    // The process "stops" before settling.
+    deleteUnsettled(db, 'wiki/0.md');
     db.close();
     const reopened = kb(file);
     expect(keywordTotals(reopened, 'chunks_fts')[0]).toBe(5);
@@ -90,11 +95,7 @@ describe('keyword index totals', () => {
     const file = path.join(tempDir(), 'kb.sqlite');
     const db = kb(file);
     writeChunkedPages(db, PAGES);
-    db.transaction(() => {
-      const page = db.prepare(`SELECT id FROM pages WHERE path = 'wiki/1.md'`).pluck().get() as number;
-      noteRemovedKeywordRows(db, page);
-      db.prepare(`DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE page_id = ?)`).run(page);
-    })();
+    deleteUnsettled(db, 'wiki/1.md');
     const other = kb(file);
     other.prepare('BEGIN IMMEDIATE').run();
     db.pragma('busy_timeout = 0');

@@ -7,6 +7,7 @@
  * once, in one statement.
  */
 import type Database from 'better-sqlite3';
+import { keywordTotals, readVarints } from '../store/keyword-totals';
 import { cached, contentState } from '../store/statements';
 
 /** Terms remembered per connection at most; past it the memory starts again. Default 50,000. */
@@ -66,45 +67,20 @@ export interface IndexAverages {
   avgTokens: number;
 }
 
-/** One SQLite varint (big-endian, 7 bits a byte, a ninth byte whole) at `at`: its value and the next offset. */
-function varint(bytes: Uint8Array, at: number): [number, number] {
-  let value = 0;
-  for (let i = 0; i < 9; i++) {
-    const byte = bytes[at + i] ?? 0;
-    if (i === 8) return [value * 256 + byte, at + 9];
-    value = value * 128 + (byte & 0x7f);
-    if ((byte & 0x80) === 0) return [value, at + i + 1];
-  }
-  return [value, at + 9];
-}
-
-/** The sum of the varints in `bytes` from `from` on: with FTS5's docsize record of a row (a count per column), its length. */
-export function totalOfVarints(bytes: Uint8Array, from = 0): number {
-  let total = 0;
-  for (let at = from; at < bytes.length; ) {
-    const [value, next] = varint(bytes, at);
-    total += value;
-    at = next;
-  }
-  return total;
+/** The sum of the varints in `bytes`: with FTS5's docsize record of a row (a count per column), its length. */
+export function totalOfVarints(bytes: Uint8Array): number {
+  return readVarints(bytes).reduce((sum, n) => sum + n, 0);
 }
 
 /**
- * Rows and mean row length of the chunk index, read from FTS5's own averages record (row 1 of
- * `chunks_fts_data`: the row count, then each column's token total), so a score worked out here
- * uses the same figures as FTS5's bm25.
+ * Rows and mean row length of the chunk index, read from FTS5's own averages record (store/keyword-totals.ts:
+ * the row count, then each column's token total), so a score worked out here uses the same figures as FTS5's bm25.
  */
 export function indexAverages(db: Database.Database): IndexAverages {
   const stats = statsOf(db);
   if (stats.averages) return stats.averages;
-  const block = cached(db, `SELECT block FROM chunks_fts_data WHERE id = 1`).pluck().get() as Uint8Array | undefined;
-  let rows = 0;
-  let tokens = 0;
-  if (block && block.length > 0) {
-    let at: number;
-    [rows, at] = varint(block, 0);
-    tokens = totalOfVarints(block, at);
-  }
+  const [rows = 0, ...columns] = keywordTotals(db, 'chunks_fts');
+  const tokens = columns.reduce((sum, n) => sum + n, 0);
   stats.averages = { rows, avgTokens: rows > 0 ? tokens / rows : 0 };
   return stats.averages;
 }

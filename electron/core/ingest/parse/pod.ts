@@ -57,9 +57,8 @@ class LineIndex extends LineOffsets {
   }
   /** True when the next paragraph after line `last` is text, not a command (nor the end). */
   textFollows(last: number): boolean {
-    let i = last + 1;
-    while (i < this.count && this.blank(i)) i++;
-    return i < this.count && this.text.charCodeAt(this.start(i)) !== EQUALS;
+    const i = this.nextParagraph(last);
+    return i !== null && this.text.charCodeAt(this.start(i)) !== EQUALS;
   }
   /**
    * The line after line `last` that is a paragraph of its own, one line of text, with ordinary text (not a command,
@@ -72,11 +71,16 @@ class LineIndex extends LineOffsets {
   }
   /** The first line after line `last` past blank ones when it starts ordinary text (not a command, not verbatim). */
   private nextText(last: number): number | null {
-    let i = last + 1;
-    while (i < this.count && this.blank(i)) i++;
-    if (i >= this.count) return null;
+    const i = this.nextParagraph(last);
+    if (i === null) return null;
     const c = this.text.charCodeAt(this.start(i));
     return c === EQUALS || c === 32 || c === 9 ? null : i;
+  }
+  /** The first line after line `last` that is not blank, or null at the end. */
+  private nextParagraph(last: number): number | null {
+    let i = last + 1;
+    while (i < this.count && this.blank(i)) i++;
+    return i < this.count ? i : null;
   }
   /** The text of lines `first`…`last`, joined by spaces. */
   joined(first: number, last: number): string {
@@ -149,8 +153,9 @@ export function podHeadings(text: string): { headings: Heading[]; title: string 
       depth = Math.max(0, depth - 1);
       openItem = null;
     } else if (command === 'item') {
-      const marker = MARKER_ITEM.exec(podText(body));
-      let words = marker ? '' : podText(body);
+      const shown = podText(body);
+      const marker = MARKER_ITEM.exec(shown);
+      let words = marker ? '' : shown;
       let end = last;
       if (marker?.[1]) {
         // A bullet or number names what follows it on its line when a paragraph of its own explains it
