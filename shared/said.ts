@@ -108,6 +108,7 @@ export const MESSAGES = {
   'file.binary': 'binary file with a text extension',
   'file.notText': 'not a text file, and its name is of no kind Sift reads ({name})',
   'file.tagsIndex': 'an index of names made by ctags, not a document ({name})',
+  'file.machineMade': 'code made by a program, not a document: its lines average {average} characters (minified or generated; {name})',
   'file.unreadable': 'could not be read: {detail}',
   'file.unreadableCode': 'unreadable: {detail}',
   'file.notRegular': 'not a regular file: {kind}',

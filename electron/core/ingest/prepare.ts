@@ -86,8 +86,10 @@ export type FileOutcome =
  *    passage is; they are still cut into the same windows.
  * 15: a POD bullet names what follows it on its line when a paragraph of its own explains it
  *    (`=item * $Data::Dumper::Sortkeys`): each option of such a list is a section.
+ * 16: code made by a program (20,000 characters or more in lines averaging over 200: minified bundles, the search
+ *    indexes of mdBook and Sphinx) listed as not read (parse/index.ts machineMadeAverage).
  */
-export const PAGE_FORMAT = 15;
+export const PAGE_FORMAT = 16;
 
 /**
  * Raised when a parser can read files it failed on before (a fix in it or in a library it uses): a knowledge

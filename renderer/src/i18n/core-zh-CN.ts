@@ -89,6 +89,7 @@ export const coreZhCN: Record<MessageCode, string> & Record<string, string> = {
   'file.binary': '扩展名是文本，内容却是二进制文件',
   'file.notText': '不是文本文件，文件名也不属于 Sift 读取的类型（{{name}}）',
   'file.tagsIndex': 'ctags 生成的名称索引，不是文档（{{name}}）',
+  'file.machineMade': '程序生成的代码，不是文档：平均每行 {{average}} 个字符（压缩或自动生成；{{name}}）',
   'file.unreadable': '无法读取：{{detail}}',
   'file.unreadable_raw': '无法读取此文件',
   'file.unreadableCode': '无法读取：{{detail}}',

@@ -76,6 +76,29 @@ function isTagsIndex(text: string): boolean {
   return first.length >= 10 && first.every((l) => TAGS_LINE.test(l));
 }
 
+/** Code at least this long (UTF-16 units) is checked for being machine-made (see machineMadeAverage). */
+export const MACHINE_MADE_MIN_LENGTH = 20_000;
+/** Average line length above which such code is machine-made. */
+export const MACHINE_MADE_LINE_AVERAGE = 200;
+
+/**
+ * The average line length of code a program wrote for programs, not people, or null for code people read:
+ * a minified bundle (`highlight.min.js`, a Vite asset), a documentation generator's search index (mdBook's
+ * `searchindex-*.js`, Sphinx's `searchindex.js`: every page of the manual again, as one line), generated
+ * tables (pygments' `unistring.py`). Such a file is tens of thousands of characters in lines of hundreds or
+ * thousands. Indexed, it filled results with passages cut from one endless line (a third of the chunks of
+ * the Rust manuals were their search indexes). Of 7,512 code files of 20,000 characters or more on this machine
+ * (node_modules, Python's and Perl's libraries, Debian's and Rust's documentation), 146 average over 200
+ * characters a line, every one of them minified, generated or data; hand-written code averages 30 to 60.
+ */
+export function machineMadeAverage(text: string): number | null {
+  if (text.length < MACHINE_MADE_MIN_LENGTH) return null;
+  let lines = text.endsWith('\n') ? 0 : 1; // the last line, when no line end closes it
+  for (let at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) lines++;
+  const average = text.length / lines;
+  return average > MACHINE_MADE_LINE_AVERAGE ? Math.round(average) : null;
+}
+
 /** How files are parsed. */
 export interface ParseOptions {
   /** Reads images and PDF pages without a text layer (OCR); null or absent: OCR is off, images are skipped
@@ -105,6 +128,8 @@ export async function parseFile(fileName: string, bytes: Buffer, options: ParseO
     }
     case 'code': {
       const { text, encoding } = decodeText(bytes);
+      const average = machineMadeAverage(text);
+      if (average !== null) throw new ParseError('unsupported', say('file.machineMade', { name: baseName(fileName), average: average.toLocaleString('en-US') }).text);
       return { ...blank('code', text), headings: codeHeadings(text, found.language), language: found.language, encoding };
     }
     case 'html': {
