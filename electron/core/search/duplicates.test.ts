@@ -34,15 +34,30 @@ describe('repeated passages', () => {
     expect(new Set(result.passages.map((p) => p.contentHash)).size).toBe(result.passages.length);
   });
 
-  it('a chapter repeated in an all-in-one manual is shown once, with its other place', async () => {
+  it('a chapter repeated in an all-in-one manual is shown once, from the chapter, with its other place', async () => {
     const result = await kb.keyword('setTimeout clearTimeout timers');
     const timers = result.passages.filter((p) => p.text.includes('setTimeout schedules'));
     expect(timers).toHaveLength(1);
-    expect(timers[0]!.alsoIn).toHaveLength(1);
+    expect(timers[0]!.pagePath).toBe('wiki/manual/timers.md');
+    expect(timers[0]!.alsoIn?.map((e) => e.pagePath)).toEqual(['wiki/manual/all.md']);
+  });
+
+  it("the passage shown is the shortest page's, in the place of the best-ranked one", () => {
+    const span = (pagePath: string, text: string, pageLength: number) =>
+      ({ pagePath, text, start: 0, end: text.length, page: { title: pagePath, text: 'x'.repeat(pageLength) } });
+    const out = collapseDuplicates([
+      span('print.html', CHAPTER, 90_000),
+      span('other.md', README, 500),
+      span('ch16.html', CHAPTER, 4_000),
+      span('mirror.html', CHAPTER, 4_000),
+      span('ch16-short.html', CHAPTER, 3_000),
+    ]);
+    expect(out.map((s) => s.pagePath)).toEqual(['ch16-short.html', 'other.md']);
+    expect(out[0]!.alsoIn.map((e) => e.pagePath)).toEqual(['ch16.html', 'print.html', 'mirror.html']);
   });
 
   it('pages that share some words are not duplicates', () => {
-    const span = (pagePath: string, text: string) => ({ pagePath, text, start: 0, end: text.length, page: { title: pagePath } });
+    const span = (pagePath: string, text: string) => ({ pagePath, text, start: 0, end: text.length, page: { title: pagePath, text } });
     const out = collapseDuplicates([span('a', README), span('b', FILES['other/globbing.md']), span('a', README)]);
     expect(out.map((s) => s.pagePath)).toEqual(['a', 'b', 'a']);
   });

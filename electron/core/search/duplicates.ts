@@ -3,7 +3,10 @@
  * in its all-in-one file. Among ranked spans, a span whose text is the same as a better one's (compared
  * as strings: the same content hash, without hashing) or nearly so (the shingle sketches of
  * text/sketch.ts, Jaccard ≥ NEAR_DUPLICATE) is not shown on its own; the span kept says where else it
- * is (`alsoIn`). Pure over the spans' texts.
+ * is (`alsoIn`). The passage shown is the one of the shortest page among them, in the place of the best: a
+ * chapter, not the manual's all-in-one copy (the Rust book's `print.html`, 1.9 MB, took the first passage for
+ * "how to spawn a thread and wait for it" over the chapter on threads, which it named only in `alsoIn`).
+ * Pure over the spans' texts.
  */
 import { similarityOf, sketchHashes } from '../text/sketch';
 
@@ -25,13 +28,14 @@ interface SpanLike {
   text: string;
   start: number;
   end: number;
-  page: { title: string };
+  page: { title: string; text: string };
 }
 
 /**
  * The spans in order, each repeated one left out and named in the `alsoIn` of the first (best-ranked)
- * span it repeats. Spans of one page are never each other's duplicates (a page that repeats itself
- * keeps both places).
+ * span it repeats, except that the span of the shortest page among them is the one shown, in that first
+ * span's place (the others in its `alsoIn`). Spans of one page are never each other's duplicates (a page
+ * that repeats itself keeps both places).
  */
 export function collapseDuplicates<T extends SpanLike>(spans: T[]): (T & { alsoIn: ElsewhereSpan[] })[] {
   const kept: { span: T & { alsoIn: ElsewhereSpan[] }; sketch: number[] | null }[] = [];
@@ -44,13 +48,24 @@ export function collapseDuplicates<T extends SpanLike>(spans: T[]): (T & { alsoI
       if (!mayBeAlike(k.span.text.length, span.text.length)) return false;
       return similarityOf((k.sketch ??= sketchHashes(k.span.text)), sketchNow()) >= NEAR_DUPLICATE;
     });
+    if (same && span.page.text.length < same.span.page.text.length) {
+      // The shorter page's span is shown where the group stands; the one it replaces is elsewhere.
+      const { alsoIn, ...shown } = same.span;
+      same.span = { ...span, alsoIn: [elsewhere(shown), ...alsoIn] };
+      same.sketch = sketch;
+      continue;
+    }
     if (same) {
-      same.span.alsoIn.push({ pagePath: span.pagePath, title: span.page.title, start: span.start, end: span.end });
+      same.span.alsoIn.push(elsewhere(span));
       continue;
     }
     kept.push({ span: { ...span, alsoIn: [] }, sketch });
   }
   return kept.map((k) => k.span);
+}
+
+function elsewhere(span: SpanLike): ElsewhereSpan {
+  return { pagePath: span.pagePath, title: span.page.title, start: span.start, end: span.end };
 }
 
 /**
