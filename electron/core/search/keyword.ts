@@ -184,9 +184,12 @@ export function keywordSearch(
   // The query is the page's title, so its text says no more than which chunks repeat the name; the page's
   // opening says what the named thing is (CMP0077's first chunk, not its closing boilerplate that names
   // CMAKE_POLICY_DEFAULT_CMP0077). Chunk ids follow a page's order.
+  // The opening is the first chunk whose text holds a term, else the first: every row carries the page's title,
+  // so a page's chrome before its heading is found too (rustdoc's "Rust 1.95.0 59807616e" above "Ownership").
   const named = options.namedPagesFirst ?? true ? pagesNamed(db, query, ranked.map((h) => h.pageId)) : new Set<number>();
   const firsts = new Set<number>();
-  for (const hit of [...ranked].sort((a, b) => a.chunkId - b.chunkId)) {
+  const inOrder = [...ranked].sort((a, b) => a.chunkId - b.chunkId);
+  for (const hit of [...inOrder.filter((h) => h.text > 0), ...inOrder]) {
     if (named.delete(hit.pageId)) firsts.add(hit.chunkId);
   }
   const above = phrased.size + firsts.size > 0 ? Math.max(...ranked.map((h) => h.score)) : 0;

@@ -12,6 +12,7 @@ import { toIndexText } from '../text/tokenize';
 import { keywordSearch } from './keyword';
 import { writeChunkedPages } from './testing/chunked-pages';
 import { pagesNamed } from './titles';
+import { keywordKbForTests } from './testing/test-kb';
 
 const open: Database.Database[] = [];
 afterEach(() => open.splice(0).forEach((db) => db.close()));
@@ -80,5 +81,26 @@ describe('a page the query names comes first', () => {
     expect(keywordSearch(db, 'unity build', 10, null, { namedPagesFirst: false })[0]!.chunkId).toBe(1);
     expect(keywordSearch(db, 'unity build', 10, null)[0]!.chunkId).toBe(2);
     expect([...pagesNamed(db, 'CMP0077', [])]).toEqual([]);
+  });
+});
+
+describe('the opening of a page the query names', () => {
+  // rustdoc's page for an old link to the Rust book: a version sticker, then the page's heading and text.
+  const OLD_LINK = `<!DOCTYPE html><html><head><title>Ownership</title></head><body>
+<div id="versioninfo"><span class="white-sticker"><a href="https://www.rust-lang.org">Rust</a> 1.95.0</span><br>
+<a href="https://github.com/rust-lang/rust/commit/59807616e" class="hash white-sticker">59807616e</a></div>
+<h1 class="title">Ownership</h1>
+<p><small>There is a new edition of the book and this is an old link.</small></p>
+<blockquote><p>Ownership is Rust’s most unique feature, and it enables Rust to make memory safety guarantees without needing a garbage collector.</p></blockquote>
+</body></html>`;
+  const kb = keywordKbForTests('named openings', {
+    'book/ownership.html': OLD_LINK,
+    'book/ch04.md': '# Understanding Ownership\n\nOwnership is a set of rules that govern how a Rust program manages memory.\n',
+  });
+
+  it('is the first chunk whose text holds a term, not the chrome above its heading', async () => {
+    const result = await kb.keyword('what is ownership');
+    expect(result.passages[0]?.pagePath).toBe('wiki/book/ownership.html');
+    expect(result.passages[0]?.text).toContain('Ownership is Rust’s most unique feature');
   });
 });
