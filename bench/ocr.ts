@@ -3,7 +3,7 @@
  *   1. seconds per A4 page rendered at 150 dpi (a one-page image-only PDF: pdf.js render + the PP-OCRv4 models),
  *      for dense English and Chinese pages, and the character error rate (CER) per language;
  *   2. `sift ingest` of a folder of 50 scanned pages (one-page image-only PDFs) through the real ingest workers:
- *      total seconds and pages per second.
+ *      total seconds, pages per second, and the process's peak RSS meanwhile.
  * Targets: ≤ 2 s per page on 2 cores; CER ≤ 3 % per language.
  *
  * Usage: tsx bench/ocr.ts [--pages N (per language, default 4; 0 skips)] [--folder N (default 50)]
@@ -20,7 +20,7 @@ import { FONTS, characterErrorRate, drawPage, imagePdf } from '../electron/core/
 import { loadPdfJs, openPdf } from '../electron/core/ingest/parse/pdf';
 import { renderPagePixels } from '../electron/core/ingest/parse/pdf-render';
 import { createSift } from '../electron/core/sift';
-import { fmt, machineLine } from './measure';
+import { fmt, machineLine, mb, RssSampler } from './measure';
 import { Random } from './random';
 
 function parseArgs(argv: string[]): { pages: number; folder: number; threads: number; fuse: boolean; lineWorkers?: number } {
@@ -112,15 +112,20 @@ async function folderIngest(count: number): Promise<void> {
       if (!created.ok) throw new Error(created.error.message);
       const kb = (created.value as { id: string }).id;
       await sift.invoke('folder.add', { kb, path: root });
+      const rss = new RssSampler(20); // the ingest workers and their OCR engines included
+      rss.start();
       const t0 = performance.now();
       const status = await sift.ingest(kb);
       const seconds = (performance.now() - t0) / 1000;
+      const peak = rss.peak();
+      rss.stop();
       const again = performance.now();
       await sift.ingest(kb);
       const rerun = (performance.now() - again) / 1000;
       console.log(`\n  2. sift ingest of ${count} scanned pages (one-page image-only PDFs, half English, half Chinese)`);
       console.log(`     ${status.filesIndexed} indexed, ${status.filesFailed} failed; ${fmt(seconds, 1)} s total, ${fmt(count / seconds, 2)} pages/s`
         + ` (${status.ocr?.pagesRead ?? 0} pages OCR'd at ${fmt(status.ocr?.secondsPerPage ?? 0, 2)} s/page in each worker)`);
+      console.log(`     peak RSS of the process meanwhile: ${mb(peak)} (each ingest worker holds an OCR engine of its own)`);
       console.log(`     again, unchanged: ${fmt(rerun, 2)} s (nothing read twice)`);
     } finally {
       await sift.close();
