@@ -168,10 +168,8 @@ export async function runFiles(deps: RunDeps, folder: Folder, relPaths: string[]
   // The scan's rule decides here too: a file the folder excludes is never read, and leaves the index if it was in it.
   const rules = folderRules(folder.path, folder.excludeGlobs);
   const wanted = relPaths.filter((rel) => !isExcludedPath(folder.path, rules, rel));
-  for (const rel of relPaths) {
-    const doc = wanted.includes(rel) ? undefined : documentAt(deps.db, folder.path, rel);
-    if (doc) remove(deps.db, doc.id, deps.counters);
-  }
+  const excluded = relPaths.filter((rel) => !wanted.includes(rel)).flatMap((rel) => documentAt(deps.db, folder.path, rel) ?? []);
+  removeAll(deps.db, excluded.map((doc) => doc.id), deps.counters);
   deps.counters.filesTotal += wanted.length;
   // Under an older page format, even bytes that hash as before are prepared again.
   const current = pagesCurrent(deps.db);
@@ -218,11 +216,6 @@ function jobFor(folder: Folder, relPath: string, options: RunOptions, known: Sto
     ...(options.fileTimeLimitMs !== undefined ? { timeLimitMs: options.fileTimeLimitMs } : {}),
     ...(options.ocr === false ? { ocr: false } : {}),
   };
-}
-
-function remove(db: Database.Database, documentId: number, c: RunCounters): void {
-  removeDocument(db, documentId);
-  c.filesRemoved++;
 }
 
 /** Files removed from the index together, per transaction. */
