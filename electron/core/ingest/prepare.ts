@@ -88,8 +88,10 @@ export type FileOutcome =
  *    (`=item * $Data::Dumper::Sortkeys`): each option of such a list is a section.
  * 16: code made by a program (20,000 characters or more in lines averaging over 200: minified bundles, the search
  *    indexes of mdBook and Sphinx) listed as not read (parse/index.ts machineMadeAverage).
+ * 17: plain text's titles set in the middle of the line under a rule (Vim's tutors: "Lesson 2.7: UNDO" after
+ *    `~~~…`) cut it into sections; a title after a rule never ends in a CJK full stop or comma (plain-headings.ts).
  */
-export const PAGE_FORMAT = 16;
+export const PAGE_FORMAT = 17;
 
 /**
  * Raised when a parser can read files it failed on before (a fix in it or in a library it uses): a knowledge

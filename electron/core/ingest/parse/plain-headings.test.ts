@@ -177,6 +177,64 @@ describe('plain text section titles', () => {
     expect(titlesOf(text)).toEqual([]);
   });
 
+  it("reads a title set in the middle of the line under a rule (Vim's tutor), and no indented line that is not one", async () => {
+    const tilde = '~'.repeat(78);
+    const tutor = [
+      '===============================================================================',
+      '=      欢     迎     阅     读   《 V I M  教  程 》   ——    版本 1.7      =',
+      '===============================================================================',
+      '',
+      '     Vim 是一个具有很多命令的功能非常强大的编辑器。',
+      '',
+      tilde,
+      '\t\t    第二讲第七节：撤消类命令',
+      '',
+      '',
+      '  ** 输入 u 来撤消最后执行的命令，输入 U 来撤消对整行的修改。**',
+      '',
+      tilde,
+      '\t\t      Lesson 6.4: COPY AND PASTE TEXT (YANK)',
+      '',
+      '  ** Use the  y  operator to copy text and  p  to paste it. **',
+      '',
+      tilde,
+      '\t\t第五讲第一节：在 VIM 内执行外部命令的方法',
+      '',
+      '\t   ** 输入 :! 然后紧接着输入一个外部命令可以执行该外部命令。**',
+      '',
+    ].join('\n');
+    const lessons = ['第二讲第七节：撤消类命令', 'Lesson 6.4: COPY AND PASTE TEXT (YANK)', '第五讲第一节：在 VIM 内执行外部命令的方法'];
+    expect(titlesOf(tutor)).toEqual(lessons.map((t) => `1 ${t}`));
+    // A file named by its language, as the tutors are, is read as text and cut at its lessons.
+    const doc = await parseFile('tutor.zh_cn.utf-8', Buffer.from(tutor));
+    const sections = buildSections(doc.text, doc.headings);
+    const outside = sections.find((s) => s.headingPath.at(-1) === lessons[2]);
+    expect(doc.text.slice(outside!.start).startsWith(lessons[2]!)).toBe(true);
+    const chunk = chunkSections(doc.text, sections).find((c) => c.text.includes('执行该外部命令'));
+    expect(chunk?.start).toBe(outside!.start);
+    expect(chunk?.text).not.toContain('COPY AND PASTE');
+
+    const alike = [
+      'Intro.',
+      '',
+      '  ----------------------------------------------------------------------',
+      '  Ran 2 tests in 0.016s',
+      '',
+      'Changes in 0.12.0',
+      '=================',
+      '',
+      '  - Give a more useful AttributeError',
+      '',
+      '-------------------------------------------',
+      '    result = compute(value);',
+      '',
+      '-------------------------------------------',
+      '    while x > 0',
+      '',
+    ].join('\n');
+    expect(titlesOf(alike)).toEqual(['1 Changes in 0.12.0']);
+  });
+
   it('cuts a .txt page and a file without an extension at their titles, so a chunk starts at its section', async () => {
     for (const name of ['change.txt', 'README.Debian']) {
       const doc = await parseFile(name, Buffer.from(VIM_HELP));

@@ -120,6 +120,21 @@ function titleText(line: string): string | null {
   return text.replace(/\s+/g, ' ');
 }
 
+/** What a centred title never holds: a list item's mark first, or the braces and operators of code. */
+const NOT_CENTRED = /^\s*(?:[-*+•o]\s)|[{}[\];=<>$`|\\]/;
+
+/**
+ * A title set in the middle of the line under a rule, as Vim's tutor sets each lesson's
+ * (`~~~…`, then tabs and "Lesson 1.3: TEXT EDITING - DELETION"): indented further than the rule, with no
+ * list mark and nothing of code. Null otherwise: a line indented as far as its rule is a block's
+ * (a test run's "Ran 2 tests" under its dashes), and an indented line elsewhere is a quote or code.
+ */
+function centredTitle(line: string, rule: string): string | null {
+  const indent = (l: string) => columns(l.slice(0, l.length - l.trimStart().length).replace(/\t/g, ' '.repeat(8)));
+  if (indent(line) <= indent(rule) || NOT_CENTRED.test(line)) return null;
+  return titleText(line.trim());
+}
+
 interface Found {
   /** The title's line number. */
   line: number;
@@ -246,8 +261,8 @@ function titles(lines: Lines): Found[] {
     // A title after a rule (and at most one blank line), standing alone.
     if (rule(i)) {
       const at = lines.blank(i + 1) ? i + 2 : i + 1;
-      const text = at < lines.count && !rule(at) ? titleText(lines.at(at)) : null;
-      if (text && !/[.:;,]$/.test(text) && alone(at) && !underline(at + 1)) {
+      const text = at < lines.count && !rule(at) ? titleText(lines.at(at)) ?? centredTitle(lines.at(at), lines.at(i)) : null;
+      if (text && !/[.:;,。：；，]$/.test(text) && alone(at) && !underline(at + 1)) {
         const n = NUMBERED.exec(text);
         out.push({ line: at, text, level: n ? depth(n[1]!) : 1 });
         i = at;
