@@ -25,6 +25,15 @@ export interface PdfFixtureOptions {
    * of this many, as large documents' producers write them. Default: one flat list of every page.
    */
   pagesPerNode?: number;
+  /** Bookmarks: each entry's title and the page (0-based) it points at, with entries under it. Default: none. */
+  outline?: PdfOutlineEntry[];
+}
+
+/** One bookmark of {@link buildPdf}'s outline. */
+export interface PdfOutlineEntry {
+  title: string;
+  page: number;
+  items?: PdfOutlineEntry[];
 }
 
 /** `(`, `)` and `\` must be escaped inside a PDF literal string. */
@@ -60,6 +69,28 @@ export function buildPdf(pages: string[][], options: PdfFixtureOptions = {}): Bu
   for (let n = 0; n < nodes; n++) {
     const kids = pages.slice(n * perNode, (n + 1) * perNode).map((_, k) => `${4 + (n * perNode + k) * 2} 0 R`);
     objects.push(`<< /Type /Pages /Parent 2 0 R /Kids [${kids.join(' ')}] /Count ${kids.length} >>`);
+  }
+  if (options.outline?.length) {
+    // The Outlines dictionary, then each entry, linked to its parent, its siblings and its first and last child.
+    objects.push('');
+    const root = objects.length;
+    const place = (entries: PdfOutlineEntry[], parent: number): { first: number; last: number; count: number } => {
+      const ids = entries.map(() => objects.push(''));
+      entries.forEach((entry, k) => {
+        const kids = entry.items?.length ? place(entry.items, ids[k]!) : null;
+        const links = [
+          `/Parent ${parent} 0 R`,
+          k > 0 ? `/Prev ${ids[k - 1]} 0 R` : '',
+          k + 1 < ids.length ? `/Next ${ids[k + 1]} 0 R` : '',
+          kids ? `/First ${kids.first} 0 R /Last ${kids.last} 0 R /Count ${kids.count}` : '',
+        ].join(' ');
+        objects[ids[k]! - 1] = `<< /Title ${pdfString(entry.title)} ${links} /Dest [${4 + entry.page * 2} 0 R /XYZ 0 792 0] >>`;
+      });
+      return { first: ids[0]!, last: ids[ids.length - 1]!, count: ids.length };
+    };
+    const top = place(options.outline, root);
+    objects[root - 1] = `<< /Type /Outlines /First ${top.first} 0 R /Last ${top.last} 0 R /Count ${top.count} >>`;
+    objects[0] = `<< /Type /Catalog /Pages 2 0 R /Outlines ${root} 0 R >>`;
   }
   if (options.title !== undefined) objects.push(`<< /Title ${pdfString(options.title)} /Producer (Sift tests) >>`);
   let out = '%PDF-1.4\n';

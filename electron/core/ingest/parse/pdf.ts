@@ -9,9 +9,10 @@ import { ParseError, type ParsedDocument } from '../types';
 import { say } from '../../../../shared/said';
 import { paintsImage, renderPagePixels, type PdfDocument } from './pdf-render';
 import { ocrError } from './image';
+import { outlineHeadings } from './pdf-outline';
 
 /** What a PDF contributes to a ParsedDocument. */
-export type ParsedPdf = Pick<ParsedDocument, 'text' | 'title' | 'pages' | 'ocr'>;
+export type ParsedPdf = Pick<ParsedDocument, 'text' | 'title' | 'pages' | 'ocr' | 'headings'>;
 
 type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
 
@@ -34,7 +35,7 @@ export function loadPdfJs(): Promise<PdfJs> {
  * Extract the text layer of a PDF: each page's text items joined (a line break where pdf.js marks
  * the end of a line), pages joined by a blank line, `pages` giving each page's span. With a `reader`, a
  * page without a text layer (see MIN_TEXT_LAYER_CHARS) is rendered and read by OCR instead, its lines kept in
- * `ocr`. Title from the document information `Title`. Throws ParseError `corrupt` when pdf.js cannot read the
+ * `ocr`. Title from the document information `Title`; headings from its outline (pdf-outline.ts). Throws ParseError `corrupt` when pdf.js cannot read the
  * file, `unreadable` when it is password-protected, `empty` when no page has text (a scan, without OCR).
  */
 export async function parsePdf(bytes: Uint8Array, reader: PageReader | null = null): Promise<ParsedPdf> {
@@ -43,7 +44,8 @@ export async function parsePdf(bytes: Uint8Array, reader: PageReader | null = nu
   try {
     const { text, pages, ocr } = await pageTexts(pdfjs, doc, reader);
     if (text.trim() === '') throw new ParseError('empty', say(reader ? 'file.ocrNoText' : 'file.pdfNoText').text);
-    return { text, pages, title: await infoTitle(doc), ocr: ocr.length && reader ? ocrInfoOf(reader.modelId, ocr) : null };
+    const headings = await outlineHeadings(doc, text, pages);
+    return { text, pages, headings, title: await infoTitle(doc), ocr: ocr.length && reader ? ocrInfoOf(reader.modelId, ocr) : null };
   } catch (err) {
     const ocr = ocrError(err);
     if (ocr !== err) throw ocr;
