@@ -10,6 +10,7 @@ import { say } from '../../../../shared/said';
 import { paintsImage, renderPagePixels, type PdfDocument } from './pdf-render';
 import { ocrError } from './image';
 import { outlineHeadings } from './pdf-outline';
+import { withoutRunningLines } from './pdf-running';
 
 /** What a PDF contributes to a ParsedDocument. */
 export type ParsedPdf = Pick<ParsedDocument, 'text' | 'title' | 'pages' | 'ocr' | 'headings'>;
@@ -35,7 +36,8 @@ export function loadPdfJs(): Promise<PdfJs> {
  * Extract the text layer of a PDF: each page's text items joined (a line break where pdf.js marks
  * the end of a line), pages joined by a blank line, `pages` giving each page's span. With a `reader`, a
  * page without a text layer (see MIN_TEXT_LAYER_CHARS) is rendered and read by OCR instead, its lines kept in
- * `ocr`. Title from the document information `Title`; headings from its outline (pdf-outline.ts). Throws ParseError `corrupt` when pdf.js cannot read the
+ * `ocr`; the lines printed on every page (running heads, page numbers) left out of the text layer (pdf-running.ts).
+ * Title from the document information `Title`; headings from its outline (pdf-outline.ts). Throws ParseError `corrupt` when pdf.js cannot read the
  * file, `unreadable` when it is password-protected, `empty` when no page has text (a scan, without OCR).
  */
 export async function parsePdf(bytes: Uint8Array, reader: PageReader | null = null): Promise<ParsedPdf> {
@@ -73,11 +75,10 @@ export async function openPdf(pdfjs: PdfJs, bytes: Uint8Array): Promise<PdfDocum
 async function pageTexts(
   pdfjs: PdfJs, doc: PdfDocument, reader: PageReader | null,
 ): Promise<{ text: string; pages: PageSpan[]; ocr: PlacedOcrPage[] }> {
-  let text = '';
-  const pages: PageSpan[] = [];
-  const ocr: PlacedOcrPage[] = [];
+  // Each page's text layer, or what OCR read on a page without one (null in `layers`).
+  const layers: (string | null)[] = [];
+  const read = new Map<number, PlacedOcrPage['result']>();
   for (let number = 1; number <= doc.numPages; number++) {
-    if (number > 1) text += '\n\n';
     const page = await doc.getPage(number);
     const content = await page.getTextContent();
     let pageText = '';
@@ -86,18 +87,29 @@ async function pageTexts(
       pageText += item.str;
       if (item.hasEOL) pageText += '\n';
     }
-    let clean = pageText.replace(/\r\n?/g, '\n').replace(/\s+$/, '');
+    const clean = pageText.replace(/\r\n?/g, '\n').replace(/\s+$/, '');
+    let result: PlacedOcrPage['result'] | null = null;
     if (reader && clean.replace(/\s/g, '').length < MIN_TEXT_LAYER_CHARS && (await paintsImage(pdfjs, page))) {
-      const result = await reader.read(number, doc.numPages, () => renderPagePixels(page));
-      if (result.text !== '') {
-        ocr.push({ page: number, offset: text.length, result });
-        clean = result.text;
-      }
+      result = await reader.read(number, doc.numPages, () => renderPagePixels(page));
     }
     page.cleanup();
+    if (result && result.text !== '') read.set(number, result);
+    layers.push(result && result.text !== '' ? null : clean);
+  }
+  // Running heads and page numbers out of the text layer (pdf-running.ts); OCR's pages stay as read.
+  const texts = withoutRunningLines(layers);
+  let text = '';
+  const pages: PageSpan[] = [];
+  const ocr: PlacedOcrPage[] = [];
+  texts.forEach((layer, i) => {
+    const number = i + 1;
+    if (number > 1) text += '\n\n';
+    const result = read.get(number);
+    if (result) ocr.push({ page: number, offset: text.length, result });
+    const clean = result ? result.text : layer!;
     pages.push({ start: text.length, end: text.length + clean.length, page: number });
     text += clean;
-  }
+  });
   return { text, pages, ocr };
 }
 
