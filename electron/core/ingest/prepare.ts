@@ -91,7 +91,8 @@ export type FileOutcome =
  * 17: plain text's titles set in the middle of the line under a rule (Vim's tutors: "Lesson 2.7: UNDO" after
  *    `~~~…`) cut it into sections; a title after a rule never ends in a CJK full stop or comma (plain-headings.ts).
  * 18: PDFs cut at the titles of their outline (bookmarks) where their pages hold them (parse/pdf-outline.ts), and
- *    without the lines they print on every page: running heads and page numbers (parse/pdf-running.ts).
+ *    without the lines they print on every page: running heads and page numbers (parse/pdf-running.ts); words
+ *    broken at a line's end joined (parse/pdf-hyphens.ts).
  */
 export const PAGE_FORMAT = 18;
 

@@ -10,6 +10,7 @@ import { say } from '../../../../shared/said';
 import { paintsImage, renderPagePixels, type PdfDocument } from './pdf-render';
 import { ocrError } from './image';
 import { outlineHeadings } from './pdf-outline';
+import { joinBrokenWords } from './pdf-hyphens';
 import { withoutRunningLines } from './pdf-running';
 
 /** What a PDF contributes to a ParsedDocument. */
@@ -36,7 +37,8 @@ export function loadPdfJs(): Promise<PdfJs> {
  * Extract the text layer of a PDF: each page's text items joined (a line break where pdf.js marks
  * the end of a line), pages joined by a blank line, `pages` giving each page's span. With a `reader`, a
  * page without a text layer (see MIN_TEXT_LAYER_CHARS) is rendered and read by OCR instead, its lines kept in
- * `ocr`; the lines printed on every page (running heads, page numbers) left out of the text layer (pdf-running.ts).
+ * `ocr`; the lines printed on every page (running heads, page numbers) left out of the text layer (pdf-running.ts),
+ * and words it broke at a line's end joined (pdf-hyphens.ts).
  * Title from the document information `Title`; headings from its outline (pdf-outline.ts). Throws ParseError `corrupt` when pdf.js cannot read the
  * file, `unreadable` when it is password-protected, `empty` when no page has text (a scan, without OCR).
  */
@@ -96,8 +98,9 @@ async function pageTexts(
     if (result && result.text !== '') read.set(number, result);
     layers.push(result && result.text !== '' ? null : clean);
   }
-  // Running heads and page numbers out of the text layer (pdf-running.ts); OCR's pages stay as read.
-  const texts = withoutRunningLines(layers);
+  // Running heads and page numbers out of the text layer (pdf-running.ts), words broken at a line's end joined
+  // (pdf-hyphens.ts); OCR's pages stay as read.
+  const texts = joinBrokenWords(withoutRunningLines(layers));
   let text = '';
   const pages: PageSpan[] = [];
   const ocr: PlacedOcrPage[] = [];
