@@ -11,11 +11,14 @@
  *                         [--fuse on|off (the models' graph rewrite, electron/core/ocr/graph.ts; default on)]
  *                         [--line-workers N (threads reading a page's lines, electron/core/ocr/lines.ts; default
  *                          the engine's: --threads when 2 or more; 0 reads them on one thread's intra-op pool)]
+ *                         [--strip-rows N (rows detection reads at a time, electron/core/ocr/detect.ts; default
+ *                          DETECT_STRIP_ROWS; 0 reads the page whole; part 1 only)]
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createOcrEngine } from '../electron/core/ocr/engine';
+import { DETECT_STRIP_ROWS } from '../electron/core/ocr/detect';
 import { FONTS, characterErrorRate, drawPage, imagePdf } from '../electron/core/ocr/testing/scans';
 import { loadPdfJs, openPdf } from '../electron/core/ingest/parse/pdf';
 import { renderPagePixels } from '../electron/core/ingest/parse/pdf-render';
@@ -23,8 +26,17 @@ import { createSift } from '../electron/core/sift';
 import { fmt, machineLine, mb, RssSampler } from './measure';
 import { Random } from './random';
 
-function parseArgs(argv: string[]): { pages: number; folder: number; threads: number; fuse: boolean; lineWorkers?: number } {
-  const args: { pages: number; folder: number; threads: number; fuse: boolean; lineWorkers?: number } = { pages: 4, folder: 50, threads: 2, fuse: true };
+interface Args {
+  pages: number;
+  folder: number;
+  threads: number;
+  fuse: boolean;
+  lineWorkers?: number;
+  stripRows?: number;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = { pages: 4, folder: 50, threads: 2, fuse: true };
   for (let i = 0; i < argv.length; i++) {
     const value = Number(argv[i + 1]);
     if (argv[i] === '--fuse' && (argv[i + 1] === 'on' || argv[i + 1] === 'off')) args.fuse = argv[i + 1] === 'on';
@@ -32,6 +44,7 @@ function parseArgs(argv: string[]): { pages: number; folder: number; threads: nu
     else if (argv[i] === '--folder') args.folder = value;
     else if (argv[i] === '--threads') args.threads = value;
     else if (argv[i] === '--line-workers') args.lineWorkers = value;
+    else if (argv[i] === '--strip-rows') args.stripRows = value;
     else throw new Error(`bench:ocr: unknown argument "${argv[i]}" (see the usage at the top of bench/ocr.ts)`);
     i++;
   }
@@ -63,12 +76,15 @@ function scannedPage(language: 'en' | 'zh', seed: number): { pdf: Buffer; text: 
   return { pdf: imagePdf([{ jpeg: drawn.bytes, width: drawn.width, height: drawn.height }]), text: lines.join('\n') };
 }
 
-async function pageSpeed(pages: number, threads: number, fuse: boolean, lineWorkers: number | undefined): Promise<void> {
-  const engine = await createOcrEngine(undefined, { threads, fuse, lineWorkers });
+async function pageSpeed({ pages, threads, fuse, lineWorkers, stripRows }: Args): Promise<void> {
+  const rss = new RssSampler(20);
+  rss.start();
+  const engine = await createOcrEngine(undefined, { threads, fuse, lineWorkers, stripRows });
   const pdfjs = await loadPdfJs();
   const lines = lineWorkers ?? (threads >= 2 ? threads : 0);
   console.log(`\n  1. one A4 page at 150 dpi (1240 × 1754 px, 36 lines), ${threads} thread(s) for detection, lines read by `
-    + `${lines ? `${lines} line workers of one thread` : `one thread's session on ${threads} thread(s)`}, graph rewrite ${fuse ? 'on' : 'off'}`);
+    + `${lines ? `${lines} line workers of one thread` : `one thread's session on ${threads} thread(s)`}, graph rewrite ${fuse ? 'on' : 'off'}, `
+    + `detection in bands of ${stripRows === 0 ? 'the whole page' : `${stripRows ?? DETECT_STRIP_ROWS} rows`}`);
   console.log(`     ${'language'.padEnd(10)}${'render s'.padStart(10)}${'OCR s'.padStart(10)}${'s/page'.padStart(10)}${'CER'.padStart(10)}`);
   for (const language of ['en', 'zh'] as const) {
     const warm = scannedPage(language, 999);
@@ -98,6 +114,8 @@ async function pageSpeed(pages: number, threads: number, fuse: boolean, lineWork
     const verdict = `${perPage <= 2 ? '' : '  ✗ over 2 s'}${cer <= 0.03 ? '' : '  ✗ CER over 3 %'}`;
     console.log(`     ${language.padEnd(10)}${fmt(render / pages, 2).padStart(10)}${fmt(ocr / pages, 2).padStart(10)}${fmt(perPage, 2).padStart(10)}${`${fmt(cer * 100, 2)} %`.padStart(10)}${verdict}`);
   }
+  console.log(`     peak RSS of the process meanwhile: ${mb(rss.peak())}`);
+  rss.stop();
   await engine.close();
 }
 
@@ -136,10 +154,10 @@ async function folderIngest(count: number): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const { pages, folder, threads, fuse, lineWorkers } = parseArgs(process.argv.slice(2));
+  const args = parseArgs(process.argv.slice(2));
   console.log(`bench:ocr — ${new Date().toISOString()}\n  ${machineLine()}`);
-  if (pages > 0) await pageSpeed(pages, threads, fuse, lineWorkers);
-  if (folder > 0) await folderIngest(folder);
+  if (args.pages > 0) await pageSpeed(args);
+  if (args.folder > 0) await folderIngest(args.folder);
   console.log(`\n  ${machineLine()}`);
 }
 

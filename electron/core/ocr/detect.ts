@@ -18,10 +18,55 @@ export interface DetectOptions {
   boxThreshold?: number;
   /** How far a region is grown back: margin = area × ratio / perimeter. Default 1.6 (range 1.2–2.5). */
   unclipRatio?: number;
+  /**
+   * Rows of the scaled image the model reads at a time (a multiple of 32; 0 reads the image whole). Default
+   * DETECT_STRIP_ROWS. The model's working memory grows with the area it reads: a whole page at 1600 px held
+   * ~400 MB more than one at 800. A band reads STRIP_OVERLAP rows more on each side than it keeps, so a line
+   * across two bands is seen whole by one of them.
+   */
+  stripRows?: number;
 }
+
+/** Rows of the scaled image read at a time (see DetectOptions.stripRows). */
+export const DETECT_STRIP_ROWS = 640;
+/** Rows a band reads beyond those it keeps, on each side that has a neighbour. */
+export const STRIP_OVERLAP = 64;
 
 const MEAN = [0.485, 0.456, 0.406];
 const STD = [0.229, 0.224, 0.225];
+
+/**
+ * The model's "text here" map of `image` (its sides multiples of 32), read in bands of `strip` rows when the
+ * image is taller than that (see DetectOptions.stripRows): each band but the first keeps its rows from
+ * STRIP_OVERLAP below its top, each but the last up to STRIP_OVERLAP above its bottom, and the last band ends
+ * at the image's bottom. Every band has the same shape, so the model's buffers are reused.
+ */
+async function probabilities(
+  session: InferenceSession, ort: typeof import('onnxruntime-node'), image: RgbaImage, strip: number,
+): Promise<Float32Array> {
+  const { width, height } = image;
+  const run = async (top: number, rows: number) => {
+    const input = new Float32Array(3 * width * rows);
+    const band = top === 0 && rows === height ? image : { width, height: rows, data: image.data.subarray(top * width * 4, (top + rows) * width * 4) };
+    toPlanar(band, MEAN, STD, input, 0, width, width * rows);
+    const feeds = { [session.inputNames[0]!]: new ort.Tensor('float32', input, [1, 3, rows, width]) };
+    return (await session.run(feeds))[session.outputNames[0]!]!.data as Float32Array;
+  };
+  if (strip <= 0 || height <= strip) return run(0, height);
+  if (strip % 32 !== 0 || strip <= 2 * STRIP_OVERLAP) throw new Error(`OCR: stripRows must be a multiple of 32 above ${2 * STRIP_OVERLAP} (got ${strip})`);
+  const map = new Float32Array(width * height);
+  for (let top = 0, last = false; !last; top += strip - 2 * STRIP_OVERLAP) {
+    if (top + strip >= height) {
+      top = height - strip;
+      last = true;
+    }
+    const band = await run(top, strip);
+    const from = top === 0 ? 0 : STRIP_OVERLAP;
+    const to = last ? strip : strip - STRIP_OVERLAP;
+    map.set(band.subarray(from * width, to * width), (top + from) * width);
+  }
+  return map;
+}
 
 /** The boxes of the text lines in `image`, in its own pixel coordinates, with each region's mean probability. */
 export async function detectLines(
@@ -32,11 +77,7 @@ export async function detectLines(
   const width = Math.max(32, Math.round((image.width * scale) / 32) * 32);
   const height = Math.max(32, Math.round((image.height * scale) / 32) * 32);
   const scaled = cropResize(image, [0, 0, image.width, image.height], width, height);
-  const input = new Float32Array(3 * width * height);
-  toPlanar(scaled, MEAN, STD, input, 0, width, width * height);
-  const feeds = { [session.inputNames[0]!]: new ort.Tensor('float32', input, [1, 3, height, width]) };
-  const output = (await session.run(feeds))[session.outputNames[0]!]!;
-  const map = output.data as Float32Array;
+  const map = await probabilities(session, ort, scaled, options.stripRows ?? DETECT_STRIP_ROWS);
   const regions = connectedRegions(map, width, height, threshold);
   const sx = image.width / width;
   const sy = image.height / height;

@@ -157,6 +157,40 @@ describe('line workers', () => {
   });
 });
 
+describe('detection in bands', () => {
+  it('reads a page in bands of rows as well as whole: every line boxed where it was drawn, its text as exact', async () => {
+    const whole = await createOcrEngine(undefined, { stripRows: 0 });
+    const small = await createOcrEngine(undefined, { stripRows: 256 });
+    try {
+      // 20 lines down a full A4 page: scaled to 1600 rows, bands of 640 (the default) and of 256 cut through lines.
+      const lines = manyEnglishLines(20);
+      const drawn = drawPage(lines, { family: FONTS.sans.family, size: 14 });
+      const image = await decodeImage(drawn.bytes, 'png');
+      const expected = await whole.read(image);
+      for (const page of [await engine.read(image), await small.read(image)]) {
+        expect(page.lines).toHaveLength(expected.lines.length);
+        expect(characterErrorRate(lines.join('\n'), page.text)).toBeLessThanOrEqual(characterErrorRate(lines.join('\n'), expected.text));
+        for (const line of drawn.lines) {
+          const found = page.lines.find((l) => covers(l.box, line.box));
+          expect(found, `a box around "${line.text}"`).toBeDefined();
+          expect(page.text.slice(found!.start, found!.end).replace(/\s/g, '')).toBe(line.text.replace(/\s/g, ''));
+        }
+      }
+    } finally {
+      await Promise.all([whole.close(), small.close()]);
+    }
+  }, 120_000);
+
+  it('refuses bands it cannot read', async () => {
+    const odd = await createOcrEngine(undefined, { stripRows: 100 });
+    try {
+      await expect(odd.read({ width: 64, height: 400, data: new Uint8Array(64 * 400 * 4) })).rejects.toThrow(/stripRows must be a multiple of 32/);
+    } finally {
+      await odd.close();
+    }
+  }, 60_000);
+});
+
 describe('layoutPage', () => {
   it('orders boxes into rows, left to right, and gives each its span', () => {
     const page = layoutPage(100, 100, [
