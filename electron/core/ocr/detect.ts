@@ -32,6 +32,12 @@ export const DETECT_STRIP_ROWS = 640;
 /** Rows a band reads beyond those it keeps, on each side that has a neighbour. */
 export const STRIP_OVERLAP = 64;
 
+/** Throws unless `rows` can be DetectOptions.stripRows: 0, or a multiple of 32 above twice the overlap. */
+export function checkStripRows(rows: number): void {
+  if (rows === 0 || (Number.isInteger(rows) && rows % 32 === 0 && rows > 2 * STRIP_OVERLAP)) return;
+  throw new Error(`OCR: stripRows must be 0 or a multiple of 32 above ${2 * STRIP_OVERLAP} (got ${rows})`);
+}
+
 const MEAN = [0.485, 0.456, 0.406];
 const STD = [0.229, 0.224, 0.225];
 
@@ -53,7 +59,6 @@ async function probabilities(
     return (await session.run(feeds))[session.outputNames[0]!]!.data as Float32Array;
   };
   if (strip <= 0 || height <= strip) return run(0, height);
-  if (strip % 32 !== 0 || strip <= 2 * STRIP_OVERLAP) throw new Error(`OCR: stripRows must be a multiple of 32 above ${2 * STRIP_OVERLAP} (got ${strip})`);
   const map = new Float32Array(width * height);
   for (let top = 0, last = false; !last; top += strip - 2 * STRIP_OVERLAP) {
     if (top + strip >= height) {

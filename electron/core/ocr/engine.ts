@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { InferenceSession } from 'onnxruntime-node';
-import { detectLines, type DetectOptions } from './detect';
+import { checkStripRows, DETECT_STRIP_ROWS, detectLines, type DetectOptions } from './detect';
 import { openOcrModel } from './graph';
 import type { Box, RgbaImage } from './image';
 import { startLineReaders, type LineReaders } from './lines';
@@ -104,6 +104,7 @@ export async function createOcrEngine(models = defaultModels(), options: OcrEngi
   const threads = sessionOptions.intraOpNumThreads!;
   const workers = options.lineWorkers ?? (threads >= 2 ? threads : 0);
   if (!Number.isInteger(workers) || workers < 0 || workers > 16) throw new Error(`OCR: lineWorkers must be a whole number from 0 to 16 (got ${workers})`);
+  checkStripRows(options.stripRows ?? DETECT_STRIP_ROWS);
   const detection = await load(models.detection);
   let lines: LineReaders | null = null;
   let classifier: InferenceSession | null = null;

@@ -38,9 +38,9 @@ export function loadPdfJs(): Promise<PdfJs> {
  * the end of a line), pages joined by a blank line, `pages` giving each page's span. With a `reader`, a
  * page without a text layer (see MIN_TEXT_LAYER_CHARS) is rendered and read by OCR instead, its lines kept in
  * `ocr`; the lines printed on every page (running heads, page numbers) left out of the text layer (pdf-running.ts),
- * and words it broke at a line's end joined (pdf-hyphens.ts).
- * Title from the document information `Title`; headings from its outline (pdf-outline.ts). Throws ParseError `corrupt` when pdf.js cannot read the
- * file, `unreadable` when it is password-protected, `empty` when no page has text (a scan, without OCR).
+ * and words it broke at a line's end joined (pdf-hyphens.ts). Title from the document information `Title`;
+ * headings from its outline (pdf-outline.ts). Throws ParseError `corrupt` when pdf.js cannot read the file,
+ * `unreadable` when it is password-protected, `empty` when no page has text (a scan, without OCR).
  */
 export async function parsePdf(bytes: Uint8Array, reader: PageReader | null = null): Promise<ParsedPdf> {
   const pdfjs = await loadPdfJs();
