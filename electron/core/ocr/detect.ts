@@ -51,14 +51,16 @@ async function probabilities(
   session: InferenceSession, ort: typeof import('onnxruntime-node'), image: RgbaImage, strip: number,
 ): Promise<Float32Array> {
   const { width, height } = image;
+  const rowsRead = strip <= 0 || height <= strip ? height : strip;
+  // One input for every band: each run fills all of it, and the model has read it before the next band is drawn.
+  const input = new Float32Array(3 * width * rowsRead);
   const run = async (top: number, rows: number) => {
-    const input = new Float32Array(3 * width * rows);
-    const band = top === 0 && rows === height ? image : { width, height: rows, data: image.data.subarray(top * width * 4, (top + rows) * width * 4) };
+    const band = { width, height: rows, data: image.data.subarray(top * width * 4, (top + rows) * width * 4) };
     toPlanar(band, MEAN, STD, input, 0, width, width * rows);
     const feeds = { [session.inputNames[0]!]: new ort.Tensor('float32', input, [1, 3, rows, width]) };
     return (await session.run(feeds))[session.outputNames[0]!]!.data as Float32Array;
   };
-  if (strip <= 0 || height <= strip) return run(0, height);
+  if (rowsRead === height) return run(0, height);
   const map = new Float32Array(width * height);
   for (let top = 0, last = false; !last; top += strip - 2 * STRIP_OVERLAP) {
     if (top + strip >= height) {
