@@ -167,9 +167,17 @@ export async function runFiles(deps: RunDeps, folder: Folder, relPaths: string[]
   }
   // The scan's rule decides here too: a file the folder excludes is never read, and leaves the index if it was in it.
   const rules = folderRules(folder.path, folder.excludeGlobs);
-  const wanted = relPaths.filter((rel) => !isExcludedPath(folder.path, rules, rel));
-  const excluded = relPaths.filter((rel) => !wanted.includes(rel)).flatMap((rel) => documentAt(deps.db, folder.path, rel) ?? []);
-  removeAll(deps.db, excluded.map((doc) => doc.id), deps.counters);
+  const wanted: string[] = [];
+  const excluded: number[] = [];
+  for (const rel of relPaths) {
+    if (!isExcludedPath(folder.path, rules, rel)) {
+      wanted.push(rel);
+      continue;
+    }
+    const doc = documentAt(deps.db, folder.path, rel);
+    if (doc) excluded.push(doc.id);
+  }
+  removeAll(deps.db, excluded, deps.counters);
   deps.counters.filesTotal += wanted.length;
   // Under an older page format, even bytes that hash as before are prepared again.
   const current = pagesCurrent(deps.db);
